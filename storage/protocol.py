@@ -1,0 +1,124 @@
+"""The store protocol: all the table service may ask of storage.
+
+Kept small so the service can be tested against any implementation and so no
+SQL leaks past ``storage/``. Every method that writes either commits all of its
+effects or none, and returns only after the commit is durable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from .models import (
+    ChatSettings,
+    MatchResult,
+    PlayerProfile,
+    RatingEntry,
+    Standing,
+    StoredEvent,
+    TableRecord,
+)
+
+
+class Store(Protocol):
+    """Persistence for lobbies, match event logs, chat settings and profiles."""
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date; safe to call on an existing file."""
+
+    async def close(self) -> None:
+        """Finish pending writes and disconnect."""
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    # Tables (lobbies and matches) -------------------------------------------
+
+    async def create_table(self, table: TableRecord) -> TableRecord:
+        """Insert a new table; OpenTableExists if its chat already has an open one,
+        VersionConflict if the id is taken. Returns the row as stored."""
+
+    async def update_table(self, table: TableRecord) -> TableRecord:
+        """Write every field of ``table`` except ``version`` (which only events move).
+
+        Refused with VersionConflict unless ``table.revision`` is the stored one;
+        NotFound if absent; OpenTableExists if reopening would give its chat two
+        open tables. Returns the row as stored (revision + 1).
+        """
+
+    async def get_table(self, table_id: str) -> TableRecord | None: ...
+
+    async def open_table_for_chat(self, chat_id: str) -> TableRecord | None:
+        """The chat's lobby or running match, if any."""
+
+    async def open_tables(self) -> list[TableRecord]:
+        """Every lobby and running match, oldest first, to restore at start-up."""
+
+    # Event log ---------------------------------------------------------------
+
+    async def append_events(
+        self,
+        table_id: str,
+        expected_version: int,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        table: TableRecord | None = None,
+        result: MatchResult | None = None,
+    ) -> TableRecord:
+        """Append events as versions ``expected_version + 1 ...`` in one transaction.
+
+        With ``table``, its fields are written in the same transaction (its
+        ``revision`` must be current); with ``result``, the result is recorded
+        in it too. VersionConflict if the log is no longer at
+        ``expected_version``: nothing is written. Returns the row as stored,
+        whose ``version`` is the new last version.
+        """
+
+    async def load_events(self, table_id: str, after_version: int = 0) -> list[StoredEvent]:
+        """The table's events after ``after_version``, in version order."""
+
+    # Chats and players -------------------------------------------------------
+
+    async def get_chat_settings(self, chat_id: str) -> ChatSettings:
+        """The chat's settings, or the defaults if it never chose any."""
+
+    async def put_chat_settings(self, settings: ChatSettings) -> None: ...
+
+    async def get_player(self, player_id: str) -> PlayerProfile | None: ...
+
+    async def upsert_player(self, player_id: str, name: str) -> PlayerProfile:
+        """Create the profile, or refresh the display name; counters are untouched."""
+
+    async def set_player_language(self, player_id: str, language: str | None) -> None:
+        """NotFound if the player has no profile."""
+
+    # Results, ratings, leaderboards ----------------------------------------
+
+    async def record_result(self, result: MatchResult) -> bool:
+        """Apply a finished match to profiles and ratings, once per table.
+
+        Returns False (and changes nothing) if this table's result was already
+        recorded, so a retried finish never counts twice. NotFound if the table
+        does not exist; VersionConflict if a rating moved since it was read.
+        """
+
+    async def rating_history(self, player_id: str, limit: int = 20) -> list[RatingEntry]:
+        """The player's rating moves, newest first."""
+
+    async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> list[Standing]:
+        """Players ranked by rating, then points, then wins.
+
+        With ``chat_id``: players of recorded matches in that chat, with totals
+        from those matches only. Without: every player with a recorded match.
+        """
+
+    async def player_stats(self, player_id: str, chat_id: str | None = None) -> Standing | None:
+        """One player's line and rank in the same scope as ``leaderboard``."""
