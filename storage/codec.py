@@ -1,0 +1,98 @@
+"""Turning models into SQL parameters and rows back into models.
+
+JSON is written compactly, keeps non-ASCII names readable in the file, and
+refuses NaN so every stored document is valid JSON for any reader.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .models import (
+    ChatSettings,
+    PlayerProfile,
+    RatingEntry,
+    Standing,
+    StoredEvent,
+    TableRecord,
+)
+
+TABLE_COLUMNS: Final = (
+    "table_id",
+    "chat_id",
+    "platform",
+    "status",
+    "mode",
+    "created_by",
+    "created_at",
+    "updated_at",
+    "rules",
+    "seats",
+    "header",
+    "version",
+    "revision",
+    "deadline",
+    "warned",
+    "result",
+    "rated",
+    "message_refs",
+)
+_TABLE_JSON: Final = ("rules", "seats", "header", "result", "message_refs")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def event_kind(event: Mapping[str, Any]) -> str:
+    """The event's name, kept in its own column for reading the log by eye."""
+    kind = event.get("kind", event.get("type", ""))
+    return kind if isinstance(kind, str) else str(kind)
+
+
+def table_params(table: TableRecord) -> dict[str, Any]:
+    params = table.model_dump(mode="json")
+    for name in _TABLE_JSON:
+        params[name] = None if params[name] is None else dumps(params[name])
+    params["warned"] = int(table.warned)
+    params["rated"] = int(table.rated)
+    return params
+
+
+def table_from_row(row: sqlite3.Row) -> TableRecord:
+    data = dict(row)
+    for name in _TABLE_JSON:
+        data[name] = loads(data[name])
+    return TableRecord.model_validate(data)
+
+
+def event_from_row(row: sqlite3.Row) -> StoredEvent:
+    return StoredEvent(
+        version=row["version"], kind=row["kind"], data=loads(row["data"]), at=row["at"]
+    )
+
+
+def settings_from_row(row: sqlite3.Row) -> ChatSettings:
+    data = dict(row)
+    data.pop("updated_at", None)
+    data["rules"] = loads(data["rules"])
+    return ChatSettings.model_validate(data)
+
+
+def player_from_row(row: sqlite3.Row) -> PlayerProfile:
+    return PlayerProfile.model_validate(dict(row))
+
+
+def rating_entry_from_row(row: sqlite3.Row) -> RatingEntry:
+    return RatingEntry.model_validate(dict(row))
+
+
+def standing_from_row(row: sqlite3.Row) -> Standing:
+    return Standing.model_validate(dict(row))
