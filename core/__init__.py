@@ -1,0 +1,35 @@
+"""The Basra rules engine: pure, synchronous, standard library only.
+
+>>> from core import Card, Match
+>>> match = Match.new(players=2, seed=7)
+>>> len(match.hand(1)), len(match.floor), match.stock_count
+(4, 4, 40)
+"""
+
+from .cards import Card
+from .errors import BasraError, IllegalPlay, RecordError
+from .events import Event, event_from_dict, to_dict
+from .match import Match
+from .plans import Plan, capture_plans
+from .rules import PRESETS, Rules
+from .scoring import Points, RoundSummary
+from .view import PublicPlay, SeatView
+
+__all__ = [
+    "PRESETS",
+    "BasraError",
+    "Card",
+    "Event",
+    "IllegalPlay",
+    "Match",
+    "Plan",
+    "Points",
+    "PublicPlay",
+    "RecordError",
+    "RoundSummary",
+    "Rules",
+    "SeatView",
+    "capture_plans",
+    "event_from_dict",
+    "to_dict",
+]

@@ -1,0 +1,369 @@
+"""A match of Basra: dealing, turns, captures, rounds and the match result.
+
+``Match`` is the single source of truth for a game in progress. It is
+synchronous and pure: randomness comes in as a seed or as decks, and every
+accepted play returns the events it produced (see ``core.events``).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import events as ev
+from .cards import Card, parse_cards
+from .errors import BasraError, IllegalPlay
+from .plans import Plan, capture_plans, is_basra, plan_positions_for
+from .rules import Rules
+from .scoring import RoundSummary, score_round
+from .view import PublicPlay, SeatView
+
+HAND_SIZE = 4
+FLOOR_SIZE = 4
+
+
+def shuffled_deck(seed: object, round_no: int) -> list[Card]:
+    """The deck for a round of a seeded match: the same seed and round, the same deck."""
+    deck = list(Card.deck())
+    random.Random(f"basra:{seed}:{round_no}").shuffle(deck)
+    return deck
+
+
+class Match:
+    """One match, 2 players or 2-v-2. Seats 0 and 2 are side 0; 1 and 3 side 1."""
+
+    def __init__(self) -> None:  # use Match.new or Match.from_record
+        raise TypeError("use Match.new(...)")
+
+    # -- creation -----------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 2,
+        rules: Rules | None = None,
+        *,
+        seed: object = None,
+        decks: Sequence[Sequence[Card | str]] | None = None,
+        dealer: int = 0,
+    ) -> Match:
+        """Start a match and deal its first round.
+
+        ``decks`` gives each round's deck, top card first; rounds beyond it are
+        shuffled from ``seed`` (a fresh random seed when None).
+        """
+        if players not in (2, 4):
+            raise BasraError(f"a match has 2 or 4 players, not {players!r}")
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise BasraError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        match = object.__new__(cls)
+        match.players = players
+        match.rules = rules if rules is not None else Rules()
+        match.first_dealer = dealer
+        match.seed = seed if seed is not None else secrets.randbits(64)
+        match._given_decks = [_checked_deck(d, i) for i, d in enumerate(decks or ())]
+        match.decks_used = []
+        match.plays = []
+        match.scores = (0, 0)
+        match.carry = 0
+        match.rounds = []
+        match.winner = None
+        match.history = []
+        match.round_no = 0
+        match._start_round()
+        return match
+
+    # Attributes, typed for readers and mypy.
+    players: int
+    rules: Rules
+    first_dealer: int
+    seed: object
+    _given_decks: list[list[Card]]
+    decks_used: list[list[Card]]
+    plays: list[str]
+    scores: tuple[int, int]
+    carry: int
+    rounds: list[RoundSummary]
+    winner: int | None
+    history: list[PublicPlay]
+    round_no: int
+    dealer: int
+    to_move: int | None
+    _hands: list[list[Card]]
+    _floor: list[Card]
+    _stock: list[Card]  # top card last
+    _piles: list[list[Card]]
+    _basras: list[int]
+    _last_capture: int | None
+    _deal_no: int
+    _buried: list[Card]
+    _opening: list[ev.Event]
+
+    def _start_round(self) -> list[ev.Event]:
+        self.round_no += 1
+        self.dealer = (self.first_dealer + self.round_no - 1) % self.players
+        index = self.round_no - 1
+        if index < len(self._given_decks):
+            deck = self._given_decks[index]
+        else:
+            deck = shuffled_deck(self.seed, self.round_no)
+        self.decks_used.append(deck)
+        self._stock = deck[::-1]
+        self._hands = [[] for _ in range(self.players)]
+        self._floor = []
+        self._piles = [[], []]
+        self._basras = [0, 0]
+        self._last_capture = None
+        self._deal_no = 0
+        self._buried = []
+        started: list[ev.Event] = [
+            ev.RoundStarted(self.round_no, self.dealer, tuple(c.code for c in deck))
+        ]
+        started.append(self._deal())
+        self.to_move = (self.dealer + 1) % self.players
+        if self.round_no == 1:
+            self._opening = [ev.MatchStarted(self.players, self.first_dealer, self.rules.to_dict())]
+            self._opening.extend(started)
+        return started
+
+    def _deal(self) -> ev.Dealt:
+        """Four cards to each hand one at a time from the seat after the dealer;
+        on the first deal, four to the floor, burying jacks and the 7D."""
+        self._deal_no += 1
+        stock = self._stock
+        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+        for _ in range(HAND_SIZE):
+            for seat in order:
+                self._hands[seat].append(stock.pop())
+        floor: tuple[str, ...] = ()
+        if self._deal_no == 1:
+            self._floor = [stock.pop() for _ in range(FLOOR_SIZE)]
+            for i in range(FLOOR_SIZE):
+                while self._floor[i].is_sweeper:
+                    self._buried.append(self._floor[i])
+                    stock.insert(0, self._floor[i])
+                    self._floor[i] = stock.pop()
+            floor = tuple(c.code for c in self._floor)
+        return ev.Dealt(
+            self.round_no,
+            self._deal_no,
+            tuple(tuple(c.code for c in h) for h in self._hands),
+            floor,
+            tuple(c.code for c in self._buried) if self._deal_no == 1 else (),
+        )
+
+    # -- reading ------------------------------------------------------------
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        self._check_seat(seat)
+        return tuple(self._hands[seat])
+
+    @property
+    def floor(self) -> tuple[Card, ...]:
+        return tuple(self._floor)
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """Cards each side has taken this round."""
+        return (tuple(self._piles[0]), tuple(self._piles[1]))
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def plans(self, card: Card | str) -> tuple[Plan, ...]:
+        """The plans ``card`` has on the floor now, numbered from 1 in this order."""
+        return capture_plans(_card(card), self._floor, self.rules)
+
+    def opening_events(self) -> list[ev.Event]:
+        """The events of the match's creation: MatchStarted and the first deal."""
+        return list(self._opening)
+
+    def view(self, seat: int) -> SeatView:
+        """Everything ``seat`` may know, and nothing more."""
+        self._check_seat(seat)
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            hand=tuple(self._hands[seat]),
+            floor=tuple(self._floor),
+            hand_sizes=tuple(len(h) for h in self._hands),
+            stock_count=len(self._stock),
+            scores=self.scores,
+            carry=self.carry,
+            round_no=self.round_no,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            winner=self.winner,
+            captured=(len(self._piles[0]), len(self._piles[1])),
+            round_basras=(self._basras[0], self._basras[1]),
+            last_capture_side=self._last_capture,
+            buried=tuple(self._buried),
+            history=tuple(self.history),
+            rounds=tuple(self.rounds),
+        )
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalPlay(f"no seat {seat!r} in a {self.players}-player match")
+
+    # -- playing ------------------------------------------------------------
+
+    def play(self, seat: int, card: Card | str, plan: int | None = None) -> list[ev.Event]:
+        """Play ``card`` from ``seat``'s hand.
+
+        ``plan`` is a number from ``plans(card)``: None takes plan 1 (or lays
+        the card when it takes nothing); 0 lays it without taking, allowed only
+        with optional capture or when the card has no plan. Returns the events;
+        raises IllegalPlay, changing nothing, when the play is refused.
+        """
+        if self.to_move is None:
+            raise IllegalPlay(f"illegal play {card!s}: the match is over")
+        if seat.__class__ is not int:
+            self._check_seat(seat)
+        played = card if card.__class__ is Card else _card(card)
+        if seat != self.to_move:
+            self._check_seat(seat)
+            raise IllegalPlay(
+                f"illegal play '{played}': not seat {seat}'s turn (seat {self.to_move} to move)"
+            )
+        hand = self._hands[seat]
+        if played not in hand:
+            raise IllegalPlay(f"illegal play '{played}': not in hand")
+        floor = self._floor
+        options = plan_positions_for(played, floor)
+        if plan is None:
+            number = 1 if options else 0
+        elif not isinstance(plan, int) or isinstance(plan, bool):
+            raise IllegalPlay(f"illegal play '{played}': plan must be a number, not {plan!r}")
+        elif plan == 0:
+            if options and not self.rules.optional_capture:
+                raise IllegalPlay(f"illegal play '{played}': it must take one of its {len(options)} plans")
+            number = 0
+        elif 1 <= plan <= len(options):
+            number = plan
+        else:
+            raise IllegalPlay(f"illegal play '{played}/{plan}': no such plan (it has {len(options)})")
+
+        # Accepted: from here on nothing raises.
+        hand.remove(played)
+        rno = self.round_no
+        side = seat % 2
+        out: list[ev.Event] = [ev.CardPlayed(rno, seat, played.code, number)]
+        self.plays.append(played.code if number <= 1 else f"{played.code}/{number}")
+        if number:
+            positions = options[number - 1]
+            taken = tuple(floor[i] for i in positions)
+            basra = len(positions) == len(floor) and is_basra(played, floor, self.rules)
+            if len(positions) == len(floor):
+                floor.clear()
+            else:
+                for i in reversed(positions):
+                    del floor[i]
+            pile = self._piles[side]
+            pile.extend(taken)
+            pile.append(played)
+            self._last_capture = side
+            out.append(ev.CardsTaken(rno, seat, side, tuple(c.code for c in taken), False))
+            if basra:
+                self._basras[side] += 1
+                out.append(ev.Basra(rno, seat, side, played.code))
+            self.history.append(PublicPlay(rno, seat, played, taken, basra))
+        else:
+            floor.append(played)
+            self.history.append(PublicPlay(rno, seat, played, (), False))
+        self.to_move = (seat + 1) % self.players
+        if not hand and not any(self._hands):
+            if self._stock:
+                out.append(self._deal())
+            else:
+                out.extend(self._end_round())
+        return out
+
+    def _end_round(self) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        rno = self.round_no
+        if self._floor:
+            # Leftovers go to the last side to capture; when nobody captured
+            # all round (possible only with optional capture), to the dealer's.
+            side = self._last_capture if self._last_capture is not None else self.dealer % 2
+            out.append(ev.CardsTaken(rno, -1, side, tuple(c.code for c in self._floor), True))
+            self._piles[side].extend(self._floor)
+            self._floor = []
+        summary = score_round(rno, self.dealer, self._piles, self._basras, self.carry, self.rules)
+        self.rounds.append(summary)
+        self.scores = (self.scores[0] + summary.points[0], self.scores[1] + summary.points[1])
+        self.carry = summary.carry_out
+        out.append(
+            ev.RoundScored(
+                rno,
+                summary.cards,
+                summary.basras,
+                summary.points,
+                (summary.breakdown[0].to_dict(), summary.breakdown[1].to_dict()),
+                summary.carry_in,
+                summary.carry_out,
+                self.scores,
+            )
+        )
+        a, b = self.scores
+        target = self.rules.target
+        if (a >= target or b >= target) and a != b:
+            self.winner = 0 if a > b else 1
+            self.to_move = None
+            out.append(ev.MatchWon(self.winner, self.scores))
+        else:
+            out.extend(self._start_round())
+        return out
+
+    # -- records ------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """The match as a ``basra-record/1`` document (the game's PGN)."""
+        record: dict[str, Any] = {
+            "format": "basra-record/1",
+            "players": self.players,
+            "dealer": self.first_dealer,
+        }
+        rules = self.rules.to_dict()
+        if rules:
+            record["rules"] = rules
+        record["decks"] = [[c.code for c in deck] for deck in self.decks_used]
+        record["plays"] = list(self.plays)
+        return record
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Match:
+        from .record import replay_record
+
+        return replay_record(record)
+
+    @classmethod
+    def from_events(cls, events: Iterable[ev.Event | dict[str, Any]]) -> Match:
+        from .record import fold_events
+
+        return fold_events(events)
+
+
+def _card(card: Card | str) -> Card:
+    try:
+        return card if isinstance(card, Card) else Card.parse(card)
+    except ValueError:
+        raise IllegalPlay(f"illegal play {card!r}: not a card") from None
+
+
+def _checked_deck(deck: Sequence[Card | str], index: int) -> list[Card]:
+    try:
+        cards = parse_cards(list(deck))
+    except ValueError as exc:
+        raise BasraError(f"deck {index + 1}: {exc}") from None
+    if len(cards) != 52 or len(set(cards)) != 52:
+        raise BasraError(f"deck {index + 1}: must hold each of the 52 cards once")
+    return cards

@@ -1,0 +1,105 @@
+"""Match records (``basra-record/1``) and event folding: rebuilding a match.
+
+A record holds the decks and the plays; replaying them through the rules
+gives back the match, and any bad card or illegal play is reported with the
+number of the play it happened at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from . import events as ev
+from .errors import BasraError, RecordError
+from .match import Match
+from .rules import Rules
+
+FORMAT = "basra-record/1"
+
+
+def replay_record(record: object) -> Match:
+    """The match a record describes, played up to its last play."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"unknown record format {record.get('format')!r} (expected {FORMAT!r})")
+    players = record.get("players")
+    if players not in (2, 4):
+        raise RecordError(f"'players' must be 2 or 4, not {players!r}")
+    dealer = record.get("dealer", 0)
+    decks = record.get("decks")
+    plays = record.get("plays", [])
+    if not isinstance(decks, list) or not decks:
+        raise RecordError("a record needs 'decks': a list of 52-card lists")
+    if not isinstance(plays, list):
+        raise RecordError("'plays' must be a list")
+    try:
+        rules = Rules.from_dict(record.get("rules"))
+        match = Match.new(players, rules, decks=decks, dealer=dealer, seed=record.get("seed"))
+    except BasraError as exc:
+        raise RecordError(str(exc)) from None
+    for number, play in enumerate(plays, start=1):
+        _replay_play(match, number, play, rounds=len(decks))
+    return match
+
+
+def _replay_play(match: Match, number: int, play: object, rounds: int) -> None:
+    if not isinstance(play, str):
+        raise RecordError(f"play {number}: {play!r} is not a play")
+    text, _, plan_text = play.partition("/")
+    plan: int | None = None
+    if plan_text:
+        if not plan_text.isdigit():
+            raise RecordError(f"play {number} {play!r}: bad plan number {plan_text!r}")
+        plan = int(plan_text)
+    if match.to_move is None:
+        raise RecordError(f"play {number} {play!r}: the match is already over")
+    if match.round_no > rounds:
+        raise RecordError(f"play {number} {play!r}: round {match.round_no} has no deck in the record")
+    try:
+        match.play(match.to_move, text, plan)
+    except BasraError as exc:
+        raise RecordError(f"play {number} {play!r}: {exc}") from None
+
+
+def fold_events(events: Iterable[ev.Event | dict[str, Any]]) -> Match:
+    """Rebuild a match from its events, checking that every derived event agrees.
+
+    The decisive events are MatchStarted, RoundStarted (the decks) and
+    CardPlayed; the others must come out of the rules exactly as stored.
+    """
+    items = [e if not isinstance(e, dict) else ev.event_from_dict(e) for e in events]
+    if not items or not isinstance(items[0], ev.MatchStarted):
+        raise RecordError("events must begin with match_started")
+    start = items[0]
+    decks = [list(e.deck) for e in items if isinstance(e, ev.RoundStarted)]
+    if not decks:
+        raise RecordError("events hold no round_started")
+    try:
+        rules = Rules.from_dict(start.rules or None)
+        match = Match.new(start.players, rules, decks=decks, dealer=start.dealer)
+    except BasraError as exc:
+        raise RecordError(str(exc)) from None
+    expected = [_normal(e) for e in match.opening_events()]
+    produced = [_normal(e) for e in items[: len(expected)]]
+    if produced != expected:
+        raise RecordError("the opening events do not match the decks")
+    position = len(expected)
+    while position < len(items):
+        event = items[position]
+        if not isinstance(event, ev.CardPlayed):
+            raise RecordError(f"event {position + 1}: expected card_played, got {event.kind}")
+        try:
+            out = match.play(event.seat, event.card, event.plan)
+        except BasraError as exc:
+            raise RecordError(f"event {position + 1}: {exc}") from None
+        stored = [_normal(e) for e in items[position : position + len(out)]]
+        if stored != [_normal(e) for e in out]:
+            raise RecordError(f"event {position + 1}: stored events differ from the rules' outcome")
+        position += len(out)
+    return match
+
+
+def _normal(event: ev.Event) -> dict[str, Any]:
+    return ev.to_dict(event)
