@@ -1,0 +1,342 @@
+"""In-process fake of the Telegram Bot API server for end-to-end bot tests.
+
+The real python-telegram-bot ``Application`` runs against it with no network:
+``FakeRequest`` replaces the HTTP layer and answers every Bot API call from
+``FakeTelegram``'s state with the same status codes and JSON the server
+sends. Tests arrange users and chats, produce the updates a Telegram client
+would produce, and read back what each player would see::
+
+    server = FakeTelegram()
+    app = server.application_builder().build()  # add .rate_limiter(...) etc. as needed
+    server.attach(app.bot)
+    async with app:  # initialize() calls getMe on the fake
+        alice = server.add_user("Alice")
+        await server.deliver(app, server.user_sends(alice, None, "/start"))
+        print(server.last_message(server.private_chat(alice)).text)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+import json
+import time
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
+
+from telegram import Bot, Update
+from telegram.error import NetworkError, TimedOut
+from telegram.ext import Application, ApplicationBuilder, CallbackContext
+from telegram.request import BaseRequest, RequestData
+
+from .telegram_faults import Fault, FaultPlan, FloodControl, FloodLimit, injected_error
+from .telegram_markup import incoming_entities
+from .telegram_methods import BotApiMethods
+from .telegram_models import (
+    ApiCall,
+    ApiError,
+    CallbackQueryRecord,
+    FakeChat,
+    FakeMessage,
+    FakeUsageError,
+    FakeUser,
+    JSONDict,
+    MessageVersion,
+    numeric_id,
+)
+from .telegram_records import TelegramRecords
+from .telegram_world import DEFAULT_TOKEN
+
+if TYPE_CHECKING:
+    from telegram._utils.types import ODVInput
+    from telegram.ext._applicationbuilder import InitApplicationBuilder
+
+AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+
+_handling_update: ContextVar[int | None] = ContextVar("fake_telegram_update", default=None)
+
+TELEGRAM_FLOOD_LIMITS = (
+    FloodLimit(20, 60.0, "group"),
+    FloodLimit(30, 1.0, "overall"),
+)
+"""The limits Telegram documents for bots: 20 messages a minute per group, 30 a second."""
+
+
+class FakeRequest(BaseRequest):
+    """The HTTP layer of python-telegram-bot, answered by a FakeTelegram instead of the network."""
+
+    def __init__(self, server: FakeTelegram) -> None:
+        self._server = server
+
+    @property
+    def read_timeout(self) -> float:
+        return 5.0
+
+    async def initialize(self) -> None:
+        """Nothing to open: there is no connection pool."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        return await self._server.handle(url, request_data)
+
+
+class FakeTelegram(TelegramRecords):
+    """The fake server: world state, Bot API endpoint, update factory and test inspection.
+
+    ``latency`` (seconds) delays every call, for benchmarks that should not
+    pretend the network is free.
+    """
+
+    def __init__(
+        self,
+        token: str = DEFAULT_TOKEN,
+        *,
+        bot_username: str = "basra_test_bot",
+        bot_name: str = "Basra",
+        latency: float = 0.0,
+    ) -> None:
+        super().__init__(token, bot_username, bot_name)
+        self.api = BotApiMethods(self)
+        self.latency = latency
+        self.faults = FaultPlan()
+        self.flood: FloodControl | None = None
+        self._bot: Bot | None = None
+        self._errors: dict[int | None, list[BaseException]] = {}
+        self._watched_apps: set[int] = set()
+
+    # --- wiring the real library to the fake ------------------------------------
+
+    def request(self) -> FakeRequest:
+        return FakeRequest(self)
+
+    def application_builder(self) -> InitApplicationBuilder:
+        """An ApplicationBuilder whose bot talks to this server (both request objects)."""
+        return (
+            ApplicationBuilder().token(self.token).request(self.request()).get_updates_request(self.request())
+        )
+
+    def attach(self, bot: Bot) -> None:
+        """Bind produced updates to the application's bot, so ``reply_text`` etc. work."""
+        self._bot = bot
+
+    @property
+    def bot(self) -> Bot:
+        if self._bot is None:
+            raise FakeUsageError("call server.attach(application.bot) before producing updates")
+        return self._bot
+
+    async def handle(self, url: str, request_data: RequestData | None) -> tuple[int, bytes]:
+        """Answer one HTTP call to ``.../bot<token>/<method>`` as the Bot API would."""
+        await asyncio.sleep(self.latency)
+        prefix, _, method = url.rpartition("/")
+        # A JSON round trip is what the parameters go through on the wire.
+        params: JSONDict = json.loads(json.dumps(request_data.parameters)) if request_data else {}
+        is_polling = method.lower() == "getupdates"
+        call = ApiCall(method, params, time.perf_counter(), None if is_polling else self._cause())
+        self.api_calls.append(call)
+        try:
+            result = await self._answer(prefix, method, params)
+        except ApiError as error:
+            call.status, call.response = error.error_code, error.payload()
+        except NetworkError:
+            call.status = 0
+            raise
+        else:
+            call.response = {"ok": True, "result": result}
+        return call.status, json.dumps(call.response).encode()
+
+    async def _answer(self, prefix: str, method: str, params: JSONDict) -> Any:
+        if not prefix.endswith(f"/bot{self.token}"):
+            raise ApiError(401, "Unauthorized")
+        handler = self.api.handlers.get(method.lower())
+        if handler is None:
+            self.unsupported.append(method)
+            raise ApiError(404, "Not Found")
+        fault = self.faults.take(method, params)
+        if fault is not None and fault.error is not None:
+            raise fault.error
+        if fault is not None and not fault.delivered:
+            raise NetworkError(f"fake network failure during {method}")
+        self._check_flood(method, params)
+        result = handler(params)
+        if inspect.isawaitable(result):
+            result = await result
+        if fault is not None:
+            raise TimedOut(f"fake timeout after {method} was carried out")
+        return result
+
+    def _cause(self) -> int | None:
+        """The update a call answers: the one being delivered, else the latest produced."""
+        current = _handling_update.get()
+        if current is None and self.updates:
+            return max(self.updates)
+        return current
+
+    def _check_flood(self, method: str, params: JSONDict) -> None:
+        if self.flood is None or not FloodControl.counts(method):
+            return
+        key = numeric_id(params.get("chat_id"))
+        error = self.flood.check(key, key is not None and key < 0, time.monotonic())
+        if error is not None:
+            raise error
+
+    # --- fault injection ----------------------------------------------------------
+
+    def fail_next(
+        self,
+        method: str | None = None,
+        *,
+        error_code: int = 429,
+        retry_after: float = 1,
+        description: str | None = None,
+        times: int = 1,
+        chat: FakeChat | int | None = None,
+    ) -> None:
+        """Answer the next ``times`` matching calls with an error instead of running them.
+
+        429 carries ``retry_after`` like the server (which sends whole seconds;
+        sub-second values are allowed to keep tests fast, but never 0, which
+        python-telegram-bot would not treat as RetryAfter).
+        """
+        error = injected_error(error_code, retry_after, description)
+        self.faults.add(Fault(method, _chat_id(chat), times, error=error))
+
+    def fail_network_next(
+        self,
+        method: str | None = None,
+        *,
+        times: int = 1,
+        delivered: bool = False,
+        chat: FakeChat | int | None = None,
+    ) -> None:
+        """Make the next matching calls raise NetworkError from the HTTP layer.
+
+        With ``delivered`` the call is carried out and then TimedOut is raised:
+        the message exists although the bot was told the request failed.
+        """
+        self.faults.add(Fault(method, _chat_id(chat), times, network=True, delivered=delivered))
+
+    def flood_control(self, *limits: FloodLimit) -> None:
+        """Enforce rate limits with 429 answers; no arguments means Telegram's own limits."""
+        self.flood = FloodControl(limits or TELEGRAM_FLOOD_LIMITS)
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+        self.flood = None
+
+    # --- updates a Telegram client would produce ----------------------------------
+
+    def user_sends(
+        self,
+        user: FakeUser,
+        chat: FakeChat | None,
+        text: str,
+        *,
+        reply_to: FakeMessage | None = None,
+    ) -> Update:
+        """A text message from ``user``; ``chat=None`` means their private chat with the bot.
+
+        Writing in private starts (or unblocks) the bot, as pressing Start does;
+        /commands and @mentions get the entities a client adds.
+        """
+        if not text.strip():
+            raise FakeUsageError("Telegram clients do not send empty messages")
+        if chat is None or chat.is_private:
+            if chat is not None and chat.user is not user:
+                raise FakeUsageError(f"{user} cannot write in {chat}")
+            chat = self.private_chat(user)
+            user.blocked_bot = False
+        elif not chat.can_see(user):
+            raise FakeUsageError(f"{user} is not a member of {chat}")
+        now = time.perf_counter()
+        version = MessageVersion(text, incoming_entities(text), None, text, None, now, int(time.time()))
+        message = self.post(chat, user, version, reply_to)
+        return self._produce({"message": message.to_api()})
+
+    def user_presses(self, user: FakeUser, message: FakeMessage, button: str) -> Update:
+        """A callback query for the button labelled (or carrying the data) ``button``.
+
+        Refused, as a client would refuse, if the message is gone, the user
+        cannot see it, or its *current* keyboard has no such callback button.
+        """
+        if message.deleted:
+            raise FakeUsageError(f"message {message.message_id} in {message.chat} was deleted")
+        if not message.chat.can_see(user):
+            raise FakeUsageError(f"{user} cannot see message {message.message_id} in {message.chat}")
+        pressed = message.find_button(button)
+        if pressed.callback_data is None:
+            raise FakeUsageError(f"button {pressed.text!r} opens a link; it sends no callback")
+        query_id = self.new_query_id()
+        update = self._produce(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_api(),
+                    "message": message.to_api(),
+                    "chat_instance": str(abs(message.chat.id) * 7919),
+                    "data": pressed.callback_data,
+                }
+            }
+        )
+        self.callback_queries[query_id] = CallbackQueryRecord(
+            query_id, user, message, pressed.callback_data, update.update_id
+        )
+        return update
+
+    def _produce(self, payload: JSONDict) -> Update:
+        incoming = self.new_update(payload)
+        return Update.de_json(copy.deepcopy(incoming.data), self.bot)
+
+    def queue_update(self, update: Update | JSONDict) -> None:
+        """Hand an update to getUpdates, for tests that run the real polling loop."""
+        data = update.to_dict() if isinstance(update, Update) else dict(update)
+        self.pending_updates.append(data)
+        self.api.notify_updates()
+
+    async def deliver(
+        self, application: AnyApplication, update: Update, *, raise_errors: bool = True
+    ) -> list[ApiCall]:
+        """Process ``update`` in the application and return the API calls it caused.
+
+        python-telegram-bot routes handler exceptions to error handlers and
+        otherwise only logs them; here they are re-raised (unless
+        ``raise_errors`` is false) so a broken handler fails the test, as do
+        calls to Bot API methods this fake does not implement.
+        """
+        if id(application) not in self._watched_apps:
+            application.add_error_handler(self._record_error)
+            self._watched_apps.add(id(application))
+        if update.update_id in self.updates:
+            self.updates[update.update_id].delivered_at = time.perf_counter()
+        token = _handling_update.set(update.update_id)
+        try:
+            await application.process_update(update)
+        finally:
+            _handling_update.reset(token)
+        errors = self._errors.pop(update.update_id, [])
+        if raise_errors:
+            self.check()
+            if errors:
+                raise errors[0]
+        return self.calls_for(update)
+
+    async def _record_error(self, update: object, context: CallbackContext[Any, Any, Any, Any]) -> None:
+        update_id = update.update_id if isinstance(update, Update) else None
+        if context.error is not None:
+            self._errors.setdefault(update_id, []).append(context.error)
+
+
+def _chat_id(chat: FakeChat | int | None) -> int | None:
+    return chat.id if isinstance(chat, FakeChat) else chat
