@@ -74,9 +74,7 @@ def table_from_row(row: sqlite3.Row) -> TableRecord:
 
 
 def event_from_row(row: sqlite3.Row) -> StoredEvent:
-    return StoredEvent(
-        version=row["version"], kind=row["kind"], data=loads(row["data"]), at=row["at"]
-    )
+    return StoredEvent(version=row["version"], kind=row["kind"], data=loads(row["data"]), at=row["at"])
 
 
 def settings_from_row(row: sqlite3.Row) -> ChatSettings:

@@ -93,9 +93,7 @@ async def apply_result(conn: aiosqlite.Connection, result: MatchResult, now: flo
         table = await cursor.fetchone()
     if table is None:
         raise NotFound(f"no table {result.table_id!r}")
-    async with conn.execute(
-        "SELECT 1 FROM results WHERE table_id = ?", (result.table_id,)
-    ) as cursor:
+    async with conn.execute("SELECT 1 FROM results WHERE table_id = ?", (result.table_id,)) as cursor:
         if await cursor.fetchone() is not None:
             return False
     await _check_ratings_current(conn, result)
@@ -166,9 +164,7 @@ async def standings(
     return [codec.standing_from_row(row) for row in rows]
 
 
-async def rating_history(
-    conn: aiosqlite.Connection, player_id: str, limit: int
-) -> list[RatingEntry]:
+async def rating_history(conn: aiosqlite.Connection, player_id: str, limit: int) -> list[RatingEntry]:
     rows = await conn.execute_fetchall(
         "SELECT player_id, table_id, before_mu, before_sigma, before_rating, after_mu,"
         " after_sigma, after_rating, at FROM rating_history WHERE player_id = ?"

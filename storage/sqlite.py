@@ -45,10 +45,8 @@ _INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({})".format(
     ", ".join(codec.TABLE_COLUMNS), ", ".join(f":{c}" for c in codec.TABLE_COLUMNS)
 )
 _FIXED_COLUMNS: Final = ("table_id", "version", "created_at")
-_UPDATE_TABLE: Final = (
-    "UPDATE tables SET {}, version = :new_version WHERE table_id = :table_id".format(
-        ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS)
-    )
+_UPDATE_TABLE: Final = "UPDATE tables SET {}, version = :new_version WHERE table_id = :table_id".format(
+    ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS)
 )
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
@@ -124,7 +122,10 @@ class SqliteStore:
 
     async def _read(self, work: Work[T]) -> T:
         async with self._lock:
-            return await work(self._connection())
+            try:
+                return await work(self._connection())
+            except sqlite3.Error as error:
+                raise StorageError(f"reading {str(self.path)!r} failed: {error}") from error
 
     async def _write(self, work: Work[T]) -> T:
         """Run ``work`` as one transaction that a cancelled caller cannot cut short."""
@@ -141,13 +142,18 @@ class SqliteStore:
     async def _transaction(self, work: Work[T]) -> T:
         async with self._lock:
             conn = self._connection()
-            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                await conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:  # busy past the timeout, disk gone ...
+                raise StorageError(f"cannot write {str(self.path)!r}: {error}") from error
             try:
                 value = await work(conn)
                 await conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as error:
                 if conn.in_transaction:
                     await conn.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise StorageError(f"writing {str(self.path)!r} failed: {error}") from error
                 raise
             return value
 
@@ -194,9 +200,7 @@ class SqliteStore:
             )
         if table.is_open:
             await _check_chat_free(conn, table)
-        params.update(
-            revision=stored.revision + 1, updated_at=self._clock(), new_version=new_version
-        )
+        params.update(revision=stored.revision + 1, updated_at=self._clock(), new_version=new_version)
         await _guarded(conn.execute(_UPDATE_TABLE, params))
 
     async def get_table(self, table_id: str) -> TableRecord | None:
@@ -204,18 +208,14 @@ class SqliteStore:
 
     async def open_table_for_chat(self, chat_id: str) -> TableRecord | None:
         async def work(conn: aiosqlite.Connection) -> TableRecord | None:
-            rows = await conn.execute_fetchall(
-                f"{_SELECT_TABLE} WHERE chat_id = ? AND {_OPEN}", (chat_id,)
-            )
+            rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE chat_id = ? AND {_OPEN}", (chat_id,))
             return next((codec.table_from_row(row) for row in rows), None)
 
         return await self._read(work)
 
     async def open_tables(self) -> list[TableRecord]:
         async def work(conn: aiosqlite.Connection) -> list[TableRecord]:
-            rows = await conn.execute_fetchall(
-                f"{_SELECT_TABLE} WHERE {_OPEN} ORDER BY created_at, table_id"
-            )
+            rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE {_OPEN} ORDER BY created_at, table_id")
             return [codec.table_from_row(row) for row in rows]
 
         return await self._read(work)
@@ -287,9 +287,7 @@ class SqliteStore:
 
     async def get_chat_settings(self, chat_id: str) -> ChatSettings:
         async def work(conn: aiosqlite.Connection) -> ChatSettings:
-            rows = await conn.execute_fetchall(
-                "SELECT * FROM chat_settings WHERE chat_id = ?", (chat_id,)
-            )
+            rows = await conn.execute_fetchall("SELECT * FROM chat_settings WHERE chat_id = ?", (chat_id,))
             return next((codec.settings_from_row(r) for r in rows), ChatSettings(chat_id=chat_id))
 
         return await self._read(work)
