@@ -1,0 +1,46 @@
+"""Computer players: ``player(level, seed)`` gives one that plays from a ``SeatView``.
+
+>>> from core import Match
+>>> from core.ai import player
+>>> match = Match.new(players=2, seed=3)
+>>> bot = player("beginner", seed=1)
+>>> card, plan = bot.choose(match.view(match.to_move))
+>>> _ = match.play(match.to_move, card, plan)
+"""
+
+from __future__ import annotations
+
+from ..errors import BasraError
+from .base import Player, Suggestion
+from .beginner import Beginner
+from .moves import Move, legal_moves
+from .reasons import REASONS, Reason
+
+LEVELS: dict[str, type[Player]] = {
+    "beginner": Beginner,
+}
+
+
+def player(level: str, seed: object = None) -> Player:
+    """A computer player of ``level`` ("beginner", "strong" or "expert").
+
+    The same seed gives the same choices for the same views.
+    """
+    try:
+        kind = LEVELS[level]
+    except KeyError:
+        raise BasraError(f"unknown computer level {level!r} (one of {', '.join(LEVELS)})") from None
+    return kind(seed=seed)
+
+
+__all__ = [
+    "LEVELS",
+    "REASONS",
+    "Beginner",
+    "Move",
+    "Player",
+    "Reason",
+    "Suggestion",
+    "legal_moves",
+    "player",
+]

@@ -1,0 +1,51 @@
+"""The moves a seat may make now: a card and a plan number, as ``Match.play`` takes them."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import Card
+from ..errors import BasraError
+from ..plans import is_basra, plan_positions_for
+from ..view import SeatView
+
+
+class Move(NamedTuple):
+    """One legal play: ``plan`` is the plan number (1, 2, ...) or 0 to lay the card."""
+
+    card: Card
+    plan: int
+    taken: tuple[Card, ...]
+    basra: bool
+
+    @property
+    def captures(self) -> bool:
+        return self.plan > 0
+
+    @property
+    def points(self) -> int:
+        """Card points this move puts in the side's pile (the played card included)."""
+        if not self.plan:
+            return 0
+        return self.card.points + sum(c.points for c in self.taken)
+
+
+def legal_moves(view: SeatView) -> list[Move]:
+    """Every play the seat may make, in hand order, plans in their numbered order.
+
+    A card with plans may only be laid (plan 0) under optional capture.
+    """
+    if not view.hand:
+        raise BasraError(f"seat {view.seat} has no card to play")
+    floor = view.floor
+    rules = view.rules
+    moves: list[Move] = []
+    for card in view.hand:
+        options = plan_positions_for(card, floor)
+        whole = len(floor)
+        for number, positions in enumerate(options, start=1):
+            basra = len(positions) == whole and is_basra(card, floor, rules)
+            moves.append(Move(card, number, tuple(floor[i] for i in positions), basra))
+        if not options or rules.optional_capture:
+            moves.append(Move(card, 0, (), False))
+    return moves
