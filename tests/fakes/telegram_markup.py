@@ -35,8 +35,7 @@ _HTML_TAGS = {
 }
 _HTML_ESCAPES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _HTML_CHAR_REF = re.compile(r"&(#[xX][0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);")
-_HTML_TAG_NAME = re.compile(r"[a-zA-Z0-9-]*")
-_HTML_ATTRIBUTE = re.compile(r"""\s*([a-zA-Z-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+_HTML_TOKEN = re.compile(r"[A-Za-z0-9.-]*")
 _V2_RESERVED = "_*[]()~`>#+-=|{}.!"
 _V2_NAMES = {
     "bold": "Bold",
@@ -169,7 +168,7 @@ def parse_html(source: str) -> tuple[str, list[JSONDict]]:
             continue
         i = _html_tag(source, i, out, stack)
     if stack:
-        raise _cant_parse(f'Can\'t find end tag corresponding to start tag "{stack[-1].name}"')
+        raise _cant_parse(f"Can't find end tag corresponding to start tag {stack[-1].name}")
     return out.result()
 
 
@@ -189,33 +188,16 @@ def _decode_reference(name: str, whole: str) -> str:
 
 def _html_tag(source: str, begin: int, out: _Output, stack: list[_Open]) -> int:
     """Handle the tag at ``begin``; return the index just after it."""
-    closing = source.startswith("</", begin)
-    name_match = _HTML_TAG_NAME.match(source, begin + (2 if closing else 1))
-    assert name_match is not None  # the pattern accepts the empty string
-    name = name_match.group(0).lower()
-    end = source.find(">", name_match.end())
     at = _byte_offset(source, begin)
-    if closing:
-        if end < 0:
-            raise _cant_parse(f"Unclosed end tag at byte offset {at}")
-        if not stack:
-            raise _cant_parse(f"Unexpected end tag at byte offset {at}")
-        tag = stack.pop()
-        if tag.name != name:
-            raise _cant_parse(
-                f'Unmatched end tag at byte offset {at}, expected "</{tag.name}>", found "</{name}>"'
-            )
-        if tag.kind:
-            out.entity(tag.kind, tag.start, **tag.extra)
-        return end + 1
+    if source.startswith("</", begin):
+        return _html_end_tag(source, begin, at, out, stack)
+    name_end = _html_name_end(source, begin + 1)
+    if name_end == len(source):
+        raise _cant_parse(f"Unclosed start tag at byte offset {at}")
+    name = source[begin + 1 : name_end].lower()
     if name not in _HTML_TAGS:
         raise _cant_parse(f'Unsupported start tag "{name}" at byte offset {at}')
-    if end < 0:
-        raise _cant_parse(f"Unclosed start tag at byte offset {at}")
-    attributes = {
-        match.group(1).lower(): next((g for g in match.groups()[1:] if g is not None), "")
-        for match in _HTML_ATTRIBUTE.finditer(source[name_match.end() : end].rstrip("/"))
-    }
+    attributes, after = _html_attributes(source, name_end, name, at)
     kind = _HTML_TAGS[name]
     extra: dict[str, Any] = {}
     if name == "span" and attributes.get("class") != "tg-spoiler":
@@ -233,7 +215,83 @@ def _html_tag(source: str, begin: int, out: _Output, stack: list[_Open]) -> int:
             stack[-1].extra["language"] = language.removeprefix("language-")
             kind = ""
     stack.append(_Open(name, kind, out.offset, at, extra))
-    return end + 1
+    return after
+
+
+def _html_name_end(source: str, i: int) -> int:
+    """Tag names run to the first space or ``>``, so ``<3`` is the unknown tag "3"."""
+    while i < len(source) and not source[i].isspace() and source[i] != ">":
+        i += 1
+    return i
+
+
+def _skip_spaces(source: str, i: int) -> int:
+    while i < len(source) and source[i].isspace():
+        i += 1
+    return i
+
+
+def _html_attributes(source: str, i: int, name: str, at: int) -> tuple[dict[str, str], int]:
+    """Read ``key="value"`` pairs up to ``>``; return them and the index after ``>``."""
+    attributes: dict[str, str] = {}
+    while True:
+        i = _skip_spaces(source, i)
+        if i >= len(source):
+            raise _cant_parse(f"Unclosed start tag at byte offset {at}")
+        if source[i] == ">":
+            return attributes, i + 1
+        start = i
+        while i < len(source) and not source[i].isspace() and source[i] not in "=>":
+            i += 1
+        key = source[start:i].lower()
+        if not key:
+            raise _cant_parse(f'Empty attribute name in the tag "{name}" at byte offset {at}')
+        i = _skip_spaces(source, i)
+        if key == "expandable" and source[i : i + 1] != "=":
+            attributes[key] = ""
+            continue
+        if source[i : i + 1] != "=":
+            raise _cant_parse(
+                f'Expected equal sign in declaration of an attribute of the tag "{name}" at byte offset {at}'
+            )
+        i = _skip_spaces(source, i + 1)
+        if i >= len(source):
+            raise _cant_parse(f'Unclosed start tag "{name}" at byte offset {at}')
+        if source[i] in "\"'":
+            close = source.find(source[i], i + 1)
+            close = len(source) if close < 0 else close
+            attributes[key] = _HTML_CHAR_REF.sub(
+                lambda ref: _decode_reference(ref.group(1), ref.group(0)), source[i + 1 : close]
+            )
+            i = close + 1
+            continue
+        token = _HTML_TOKEN.match(source, i)
+        assert token is not None  # the pattern accepts the empty string
+        attributes[key] = token.group(0).lower()
+        i = token.end()
+        if i < len(source) and not source[i].isspace() and source[i] != ">":
+            raise _cant_parse(
+                f"Unexpected end of name token at byte offset {_byte_offset(source, token.start())}"
+            )
+
+
+def _html_end_tag(source: str, begin: int, at: int, out: _Output, stack: list[_Open]) -> int:
+    """Close the innermost tag; ``</>`` closes whatever is open, as on the server."""
+    if not stack:
+        raise _cant_parse(f"Unexpected end tag at byte offset {at}")
+    name_end = _html_name_end(source, begin + 2)
+    name = source[begin + 2 : name_end].lower()
+    close = _skip_spaces(source, name_end)
+    if close >= len(source) or source[close] != ">":
+        raise _cant_parse(f"Unclosed end tag at byte offset {at}")
+    tag = stack.pop()
+    if name and tag.name != name:
+        raise _cant_parse(
+            f'Unmatched end tag at byte offset {at}, expected "</{tag.name}>", found "</{name}>"'
+        )
+    if tag.kind:
+        out.entity(tag.kind, tag.start, **tag.extra)
+    return close + 1
 
 
 def parse_markdown_v2(source: str) -> tuple[str, list[JSONDict]]:
