@@ -1,0 +1,392 @@
+"""The Telegram fake behaves like the Bot API for a real python-telegram-bot Application.
+
+A tiny bot (deep-link /start, a table with an inline keyboard, a join button,
+an invitation to another user) runs on the real library; each test reads like
+a sentence about how Telegram treats that bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
+
+from . import FakeTelegram, FakeUsageError, FloodLimit
+
+JOIN_DATA = "join:table-1"
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_user is not None and update.effective_message is not None
+    name = html.escape(update.effective_user.first_name)
+    text = f"Welcome, <b>{name}</b>!"
+    if context.args:
+        text += f"\nJoining table {html.escape(context.args[0])}."
+    await update.effective_message.reply_text(text, parse_mode="HTML")
+
+
+async def table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    keyboard = InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("Join", callback_data=JOIN_DATA)],
+            [InlineKeyboardButton("Rules", url="https://example.org/basra")],
+        ]
+    )
+    await update.effective_message.reply_text("Table 1: 0/4 players", reply_markup=keyboard)
+
+
+async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None
+    await query.answer("You joined table 1")
+    leave = InlineKeyboardMarkup([[InlineKeyboardButton("Leave", callback_data="leave")]])
+    await query.edit_message_text(f"Table 1: {query.from_user.first_name}", reply_markup=leave)
+
+
+async def invite(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None and context.args
+    try:
+        await context.bot.send_message(int(context.args[0]), "You are invited to table 1")
+    except Forbidden:
+        await update.effective_message.reply_text("They have to start the bot first.")
+
+
+async def crash(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    raise RuntimeError("handler bug")
+
+
+def add_handlers(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    application.add_handler(CommandHandler("start", start))
+    application.add_handler(CommandHandler("table", table))
+    application.add_handler(CommandHandler("invite", invite))
+    application.add_handler(CommandHandler("crash", crash))
+    application.add_handler(CallbackQueryHandler(join, pattern="^join:"))
+
+
+@pytest.fixture
+def server() -> FakeTelegram:
+    return FakeTelegram()
+
+
+@pytest.fixture
+async def app(server: FakeTelegram) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
+    application = server.application_builder().build()
+    add_handlers(application)
+    server.attach(application.bot)
+    async with application:
+        yield application
+
+
+@pytest.fixture
+async def limited_app(
+    server: FakeTelegram,
+) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
+    application = server.application_builder().rate_limiter(AIORateLimiter(max_retries=2)).build()
+    add_handlers(application)
+    server.attach(application.bot)
+    async with application:
+        yield application
+
+
+AnyApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+async def test_initialize_learns_the_bot_identity_through_get_me(server: FakeTelegram, app: AnyApp) -> None:
+    assert app.bot.username == "basra_test_bot"
+    assert [call.method for call in server.calls()] == ["getMe"]
+
+
+async def test_start_with_a_deep_link_payload_reaches_the_command_handler(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice <3")
+    await server.deliver(app, server.user_sends(alice, None, "/start table_42"))
+    reply = server.last_message(server.private_chat(alice))
+    assert reply.text == "Welcome, Alice <3!\nJoining table table_42."
+    assert reply.entities == [{"type": "bold", "offset": 9, "length": 8}]
+
+
+async def test_a_command_addressed_to_another_bot_is_ignored_in_a_group(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    group = server.add_group("Basra night", [alice])
+    await server.deliver(app, server.user_sends(alice, group, "/table@some_other_bot"))
+    assert server.messages(group, bot_only=True) == []
+    await server.deliver(app, server.user_sends(alice, group, "/table@basra_test_bot"))
+    assert server.last_message(group).button_texts() == ["Join", "Rules"]
+
+
+async def test_pressing_a_button_answers_the_query_and_edits_the_message(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    group = server.add_group("Basra night", [alice])
+    await server.deliver(app, server.user_sends(alice, group, "/table"))
+    table_message = server.last_message(group)
+    assert table_message.button_data() == [JOIN_DATA]
+    press = server.user_presses(alice, table_message, "Join")
+    await server.deliver(app, press)
+    answer = server.callback_answer(press)
+    assert answer is not None and answer.text == "You joined table 1" and not answer.show_alert
+    assert table_message.text == "Table 1: Alice"
+    assert table_message.button_texts() == ["Leave"]
+    assert server.texts(group) == ["Table 1: 0/4 players", "Table 1: Alice"]
+    assert server.unanswered_callback_queries() == []
+
+
+async def test_a_button_that_is_no_longer_on_the_message_cannot_be_pressed(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    await server.deliver(app, server.user_sends(alice, None, "/table"))
+    table_message = server.last_message(server.private_chat(alice))
+    with pytest.raises(FakeUsageError, match="opens a link"):
+        server.user_presses(alice, table_message, "Rules")
+    await server.deliver(app, server.user_presses(alice, table_message, JOIN_DATA))
+    with pytest.raises(FakeUsageError, match="no button 'Join'"):
+        server.user_presses(alice, table_message, "Join")
+
+
+async def test_only_members_can_see_and_press_a_group_message(server: FakeTelegram, app: AnyApp) -> None:
+    alice, bob = server.add_user("Alice"), server.add_user("Bob")
+    group = server.add_group("Basra night", [alice])
+    await server.deliver(app, server.user_sends(alice, group, "/table"))
+    table_message = server.last_message(group)
+    assert table_message in server.visible_to(alice)
+    assert server.visible_to(bob) == []
+    with pytest.raises(FakeUsageError, match="cannot see"):
+        server.user_presses(bob, table_message, "Join")
+
+
+async def test_the_bot_cannot_message_a_user_who_never_started_it(server: FakeTelegram, app: AnyApp) -> None:
+    alice, stranger = server.add_user("Alice"), server.add_user("Stranger")
+    await server.deliver(app, server.user_sends(alice, None, f"/invite {stranger.id}"))
+    assert server.last_message(server.private_chat(alice)).text == ("They have to start the bot first.")
+    refused = server.calls("sendMessage")[0]
+    assert refused.status == 403
+    assert refused.response["description"] == "Forbidden: bot can't initiate conversation with a user"
+
+
+async def test_a_user_who_blocked_the_bot_answers_forbidden(server: FakeTelegram, app: AnyApp) -> None:
+    alice = server.add_user("Alice")
+    await server.deliver(app, server.user_sends(alice, None, "/start"))
+    server.block_bot(alice)
+    with pytest.raises(Forbidden, match="bot was blocked by the user"):
+        await app.bot.send_message(alice.id, "Your turn")
+
+
+async def test_an_identical_edit_is_refused_as_not_modified(server: FakeTelegram, app: AnyApp) -> None:
+    alice = server.add_user("Alice")
+    chat = server.private_chat(alice)
+    sent = await app.bot.send_message(chat.id, "Score 10")
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await app.bot.edit_message_text("Score 10", chat.id, sent.message_id)
+    await app.bot.edit_message_text("Score 12", chat.id, sent.message_id)
+    assert server.texts(chat) == ["Score 10", "Score 12"]
+
+
+async def test_editing_text_without_a_keyboard_removes_the_keyboard(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    chat = server.private_chat(alice)
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Play", callback_data="play")]])
+    sent = await app.bot.send_message(chat.id, "Your turn", reply_markup=keyboard)
+    await app.bot.edit_message_text("Waiting", chat.id, sent.message_id)
+    assert server.last_message(chat).buttons == []
+
+
+async def test_callback_data_longer_than_64_bytes_is_refused(server: FakeTelegram, app: AnyApp) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Play", callback_data="é" * 33)]])
+    with pytest.raises(BadRequest, match="Button_data_invalid"):
+        await app.bot.send_message(chat.id, "Your turn", reply_markup=keyboard)
+
+
+@pytest.mark.parametrize(
+    ("text", "parse_mode", "error"),
+    [
+        ("Sara < Omar", "HTML", 'unsupported start tag "" at byte offset 5'),
+        ("Sara <3 wins", "HTML", 'unsupported start tag "3" at byte offset 5'),
+        ("<b>Sara wins", "HTML", "can't find end tag corresponding to start tag b"),
+        ("Round 2.", "MarkdownV2", "character '.' is reserved"),
+        ("", None, "message text is empty"),
+        ("x" * 4097, None, "message is too long"),
+    ],
+)
+async def test_text_the_server_cannot_accept_is_refused(
+    server: FakeTelegram, app: AnyApp, text: str, parse_mode: str | None, error: str
+) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    # python-telegram-bot drops "Bad Request: " and capitalizes what is left.
+    with pytest.raises(BadRequest) as raised:
+        await app.bot.send_message(chat.id, text, parse_mode=parse_mode)
+    assert error in raised.value.message.lower()
+    assert server.messages(chat) == []
+
+
+async def test_markdown_v2_with_escapes_becomes_plain_text_and_entities(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    sent = await app.bot.send_message(chat.id, r"*Basra\!* \+10", parse_mode="MarkdownV2")
+    assert sent.text == "Basra! +10"
+    assert sent.entities[0].type == "bold" and sent.entities[0].length == 6
+
+
+async def test_the_rate_limiter_retries_after_an_injected_429(
+    server: FakeTelegram, limited_app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    server.fail_next("sendMessage", retry_after=0.05)
+    await server.deliver(limited_app, server.user_sends(alice, None, "/start"))
+    assert [call.status for call in server.calls("sendMessage")] == [429, 200]
+    assert server.last_message(server.private_chat(alice)).text == "Welcome, Alice!"
+
+
+async def test_without_a_rate_limiter_a_429_reaches_the_bot_as_retry_after(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    server.fail_next("sendMessage", retry_after=3)
+    with pytest.raises(RetryAfter) as raised:
+        await app.bot.send_message(chat.id, "Your turn")
+    assert "Retry in 3 seconds" in raised.value.message
+    await app.bot.send_message(chat.id, "Your turn")
+
+
+async def test_flood_control_answers_429_once_a_group_limit_is_reached(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    group = server.add_group("Basra night", [server.add_user("Alice")])
+    server.flood_control(FloodLimit(2, 0.2, "group"))
+    await app.bot.send_message(group.id, "one")
+    await app.bot.send_message(group.id, "two")
+    with pytest.raises(RetryAfter):
+        await app.bot.send_message(group.id, "three")
+    await asyncio.sleep(0.25)
+    await app.bot.send_message(group.id, "three")
+    assert server.texts(group) == ["one", "two", "three"]
+
+
+async def test_a_network_failure_is_raised_from_the_http_layer(server: FakeTelegram, app: AnyApp) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    server.fail_network_next("sendMessage")
+    with pytest.raises(NetworkError):
+        await app.bot.send_message(chat.id, "lost")
+    server.fail_network_next("sendMessage", delivered=True)
+    with pytest.raises(TimedOut):
+        await app.bot.send_message(chat.id, "arrived anyway")
+    assert server.texts(chat) == ["arrived anyway"]
+
+
+async def test_an_unknown_method_fails_the_test_loudly(server: FakeTelegram, app: AnyApp) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    with pytest.raises(InvalidToken, match="Not Found"):
+        await app.bot.send_dice(chat.id)
+    with pytest.raises(FakeUsageError, match="sendDice"):
+        server.check()
+
+
+async def test_a_handler_exception_is_raised_by_deliver(server: FakeTelegram, app: AnyApp) -> None:
+    alice = server.add_user("Alice")
+    with pytest.raises(RuntimeError, match="handler bug"):
+        await server.deliver(app, server.user_sends(alice, None, "/crash"))
+
+
+async def test_calls_are_attributed_to_the_update_that_caused_them(server: FakeTelegram, app: AnyApp) -> None:
+    alice = server.add_user("Alice")
+    first = server.user_sends(alice, None, "/start")
+    assert [call.method for call in await server.deliver(app, first)] == ["sendMessage"]
+    second = server.user_sends(alice, None, "/table")
+    await server.deliver(app, second)
+    assert len(server.calls_for(first)) == len(server.calls_for(second)) == 1
+    elapsed = server.response_time(second)
+    assert elapsed is not None and 0 <= elapsed < 1
+
+
+async def test_commands_are_kept_per_scope_and_language(server: FakeTelegram, app: AnyApp) -> None:
+    await app.bot.set_my_commands([("start", "Start playing")])
+    await app.bot.set_my_commands([("start", "ابدأ اللعب")], language_code="ar")
+    assert server.my_commands() == [("start", "Start playing")]
+    assert [c.description for c in await app.bot.get_my_commands(language_code="ar")] == ["ابدأ اللعب"]
+    await app.bot.delete_my_commands()
+    assert server.my_commands() == []
+    with pytest.raises(BadRequest, match="Bot_command_invalid"):
+        await app.bot.set_my_commands([("Start!", "bad")])
+
+
+async def test_pinning_in_a_group_needs_admin_rights(server: FakeTelegram, app: AnyApp) -> None:
+    group = server.add_group("Basra night", [server.add_user("Alice")])
+    sent = await app.bot.send_message(group.id, "Scores")
+    with pytest.raises(BadRequest, match="Not enough rights"):
+        await sent.pin()
+    server.set_bot_status(group, "administrator")
+    await sent.pin()
+    assert server.pinned(group) is server.last_message(group)
+    await sent.delete()
+    assert server.pinned(group) is None
+    assert server.messages(group) == []
+
+
+async def test_chat_and_member_lookups_parse_as_library_objects(server: FakeTelegram, app: AnyApp) -> None:
+    alice, bob = server.add_user("Alice"), server.add_user("Bob")
+    group = server.add_group("Basra night", [alice, bob])
+    full = await app.bot.get_chat(group.id)
+    assert full.title == "Basra night"
+    assert (await app.bot.get_chat_member(group.id, alice.id)).status == "creator"
+    assert (await app.bot.get_chat_member(group.id, bob.id)).status == "member"
+    server.leave(bob, group)
+    assert (await app.bot.get_chat_member(group.id, bob.id)).status == "left"
+    await app.bot.send_chat_action(group.id, "typing")
+    assert group.actions == ["typing"]
+
+
+async def test_an_upgraded_group_answers_with_its_new_id(server: FakeTelegram, app: AnyApp) -> None:
+    group = server.add_group("Basra night", [server.add_user("Alice")], supergroup=False)
+    upgraded = server.upgrade_to_supergroup(group)
+    with pytest.raises(ChatMigrated) as raised:
+        await app.bot.send_message(group.id, "hello")
+    assert raised.value.new_chat_id == upgraded.id
+
+
+async def test_the_polling_loop_receives_queued_updates(server: FakeTelegram) -> None:
+    application = server.application_builder().build()
+    add_handlers(application)
+    server.attach(application.bot)
+    alice = server.add_user("Alice")
+    async with application:
+        assert application.updater is not None
+        await application.updater.start_polling(poll_interval=0, timeout=1)
+        await application.start()
+        server.queue_update(server.user_sends(alice, None, "/start"))
+        for _ in range(100):
+            if server.messages(server.private_chat(alice), bot_only=True):
+                break
+            await asyncio.sleep(0.01)
+        await application.updater.stop()
+        await application.stop()
+    assert server.last_message(server.private_chat(alice)).text == "Welcome, Alice!"
+    assert server.calls("deleteWebhook")
