@@ -96,7 +96,9 @@ class FakeTelegram(TelegramRecords):
     """The fake server: world state, Bot API endpoint, update factory and test inspection.
 
     ``latency`` (seconds) delays every call, for benchmarks that should not
-    pretend the network is free.
+    pretend the network is free. ``privacy_mode`` is on by default, as for
+    every new bot: in groups a non-admin bot only receives commands meant for
+    it and replies to its own messages.
     """
 
     def __init__(
@@ -106,10 +108,12 @@ class FakeTelegram(TelegramRecords):
         bot_username: str = "basra_test_bot",
         bot_name: str = "Basra",
         latency: float = 0.0,
+        privacy_mode: bool = True,
     ) -> None:
         super().__init__(token, bot_username, bot_name)
         self.api = BotApiMethods(self)
         self.latency = latency
+        self.privacy_mode = privacy_mode
         self.faults = FaultPlan()
         self.flood: FloodControl | None = None
         self._bot: Bot | None = None
@@ -260,10 +264,24 @@ class FakeTelegram(TelegramRecords):
             user.blocked_bot = False
         elif not chat.can_see(user):
             raise FakeUsageError(f"{user} is not a member of {chat}")
+        elif not self._bot_receives(chat, text, reply_to):
+            raise FakeUsageError(f"Telegram would not deliver {text!r} in {chat} to the bot")
         now = time.perf_counter()
         version = MessageVersion(text, incoming_entities(text), None, text, None, now, int(time.time()))
         message = self.post(chat, user, version, reply_to)
         return self._produce({"message": message.to_api()})
+
+    def _bot_receives(self, group: FakeChat, text: str, reply_to: FakeMessage | None) -> bool:
+        """Whether a group message reaches the bot, given its membership and privacy mode."""
+        if group.bot_status not in ("creator", "administrator", "member"):
+            return False
+        if not self.privacy_mode or group.bot_status != "member":
+            return True
+        if reply_to is not None and reply_to.from_bot:
+            return True
+        command, _, addressee = text.split(maxsplit=1)[0].partition("@")
+        username = self.bot_user.username or ""
+        return command.startswith("/") and addressee.lower() in ("", username.lower())
 
     def user_presses(self, user: FakeUser, message: FakeMessage, button: str) -> Update:
         """A callback query for the button labelled (or carrying the data) ``button``.

@@ -127,15 +127,35 @@ async def test_start_with_a_deep_link_payload_reaches_the_command_handler(
     assert reply.entities == [{"type": "bold", "offset": 9, "length": 8}]
 
 
-async def test_a_command_addressed_to_another_bot_is_ignored_in_a_group(
+async def test_a_command_addressed_to_the_bot_by_username_reaches_it_in_a_group(
     server: FakeTelegram, app: AnyApp
 ) -> None:
     alice = server.add_user("Alice")
     group = server.add_group("Basra night", [alice])
-    await server.deliver(app, server.user_sends(alice, group, "/table@some_other_bot"))
-    assert server.messages(group, bot_only=True) == []
     await server.deliver(app, server.user_sends(alice, group, "/table@basra_test_bot"))
     assert server.last_message(group).button_texts() == ["Join", "Rules"]
+
+
+async def test_privacy_mode_keeps_chatter_and_other_bots_commands_from_the_bot(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    group = server.add_group("Basra night", [alice])
+    for text in ("7S", "/table@some_other_bot"):
+        with pytest.raises(FakeUsageError, match="would not deliver"):
+            server.user_sends(alice, group, text)
+    await server.deliver(app, server.user_sends(alice, group, "/table"))
+    reply = server.user_sends(alice, group, "7S", reply_to=server.last_message(group))
+    assert reply.message is not None and reply.message.reply_to_message is not None
+
+
+async def test_an_admin_bot_sees_other_bots_commands_but_command_handler_ignores_them(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    group = server.add_group("Basra night", [alice], bot_status="administrator")
+    await server.deliver(app, server.user_sends(alice, group, "/table@some_other_bot"))
+    assert server.messages(group, bot_only=True) == []
 
 
 async def test_pressing_a_button_answers_the_query_and_edits_the_message(
