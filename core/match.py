@@ -157,7 +157,8 @@ class Match:
     # -- reading ------------------------------------------------------------
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        self._check_seat(seat)
+        if seat.__class__ is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
         return tuple(self._hands[seat])
 
     @property
@@ -260,7 +261,7 @@ class Match:
         self.plays.append(played.code if number <= 1 else f"{played.code}/{number}")
         if number:
             positions = options[number - 1]
-            taken = tuple(floor[i] for i in positions)
+            taken = tuple(map(floor.__getitem__, positions))
             basra = len(positions) == len(floor) and is_basra(played, floor, self.rules)
             if len(positions) == len(floor):
                 floor.clear()
@@ -271,7 +272,7 @@ class Match:
             pile.extend(taken)
             pile.append(played)
             self._last_capture = side
-            out.append(ev.CardsTaken(rno, seat, side, tuple(c.code for c in taken), False))
+            out.append(ev.CardsTaken(rno, seat, side, tuple([c.code for c in taken]), False))
             if basra:
                 self._basras[side] += 1
                 out.append(ev.Basra(rno, seat, side, played.code))

@@ -173,38 +173,37 @@ def plan_positions(value: int, layout: tuple[int, ...]) -> tuple[tuple[int, ...]
     ``layout`` holds each floor position's field, -1 for a same-rank card
     (always taken) and -2 for a card that cannot join a sum for this value.
     """
-    same = 0
-    by_field: list[list[int]] = [[] for _ in range(_FIELDS)]
+    same: list[int] = []
+    candidates: list[tuple[int, int]] = []
+    packed_counts = 0
+    total = 0
     for i, field in enumerate(layout):
         if field == -1:
-            same |= 1 << i
+            same.append(i)
         elif field >= 0:
-            by_field[field].append(i)
-    counts = [len(p) for p in by_field]
-    if sum(n * v for n, v in zip(counts, _FIELD_VALUE, strict=True)) < value:
+            candidates.append((i, 4 * field))
+            packed_counts += 1 << (4 * field)
+            total += _FIELD_VALUE[field]
+    if total < value:
         # Nothing can add up to the value: the same-rank cards are the only plan.
-        same_positions = tuple(i for i in range(len(layout)) if same >> i & 1)
-        return (same_positions,) if same_positions else ()
-    # masks[f][m]: the floor positions of the first m cards of field f.
-    masks = []
-    for positions in by_field:
-        mask, row = 0, [0]
-        for i in positions:
-            mask |= 1 << i
-            row.append(mask)
-        masks.append(row)
+        return (tuple(same),) if same else ()
     plans = []
-    packed_counts = sum(n << (4 * f) for f, n in enumerate(counts) if n)
     for taking in _takings(value, packed_counts):
-        mask = same
-        for f in range(_FIELDS):
-            n = (taking >> (4 * f)) & 15
-            if n:
-                mask |= masks[f][n]
-        if mask:
-            plans.append(tuple(i for i in range(len(layout)) if mask >> i & 1))
-    plans.sort(key=lambda p: (-len(p), p))
+        # Of interchangeable cards, a plan takes the first on the floor.
+        positions = list(same)
+        for i, shift in candidates:
+            if (taking >> shift) & 15:
+                taking -= 1 << shift
+                positions.append(i)
+        if positions:
+            positions.sort()
+            plans.append(tuple(positions))
+    plans.sort(key=_plan_order)
     return tuple(plans)
+
+
+def _plan_order(positions: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return (-len(positions), positions)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -257,10 +256,23 @@ def _maximal_takings(value: int, counts: list[int]) -> list[int]:
             for _ in range(counts[present[k]]):
                 suffix_sums |= (suffix_sums << _FIELD_VALUE[present[k]]) & full
         relevant[k] = sum(1 << (value - x) for x in range(value + 1) if suffix_sums >> x & 1)
+    # residues[k]: the totals, modulo the value, that the kinds from present[k]
+    # on could still leave; a branch that cannot end on the wanted total is cut.
+    wanted = total % value
+    residues = [1] * (m + 1)
+    for k in range(m - 1, -1, -1):
+        step = _FIELD_VALUE[present[k]]
+        reachable_residues = 0
+        for r in range(counts[present[k]] + 1):
+            shift_by = (r * step) % value
+            later = residues[k + 1]
+            reachable_residues |= ((later << shift_by) | (later >> (value - shift_by))) & ((1 << value) - 1)
+        residues[k] = reachable_residues
     states: dict[tuple[int, int], list[int]] = {(1, 0): [0]}
     for k, f in enumerate(present):
         v = _FIELD_VALUE[f]
         keep = relevant[k + 1]
+        later = residues[k + 1]
         shift = 4 * f
         following: dict[tuple[int, int], list[int]] = {}
         for (reachable, residue), lefts in states.items():
@@ -269,7 +281,10 @@ def _maximal_takings(value: int, counts: list[int]) -> list[int]:
                     reachable |= (reachable << v) & full
                     if reachable & goal_bit:
                         break
-                key = (reachable & keep, (residue + r * v) % value)
+                left_total = (residue + r * v) % value
+                if not later >> ((wanted - left_total) % value) & 1:
+                    continue
+                key = (reachable & keep, left_total)
                 bucket = following.get(key)
                 if bucket is None:
                     bucket = following[key] = []
@@ -279,6 +294,5 @@ def _maximal_takings(value: int, counts: list[int]) -> list[int]:
                 else:
                     bucket.extend(lefts)
         states = following
-    wanted = total % value
     candidates = [left for (_, residue), lefts in states.items() if residue == wanted for left in lefts]
     return [packed_counts - left for left in candidates if splits(packed_counts - left)]
