@@ -30,8 +30,8 @@ from telegram.error import NetworkError, TimedOut
 from telegram.ext import Application, ApplicationBuilder, CallbackContext
 from telegram.request import BaseRequest, RequestData
 
+from .telegram_entities import incoming_entities
 from .telegram_faults import Fault, FaultPlan, FloodControl, FloodLimit, injected_error
-from .telegram_markup import incoming_entities
 from .telegram_methods import BotApiMethods
 from .telegram_models import (
     ApiCall,
@@ -143,7 +143,6 @@ class FakeTelegram(TelegramRecords):
 
     async def handle(self, url: str, request_data: RequestData | None) -> tuple[int, bytes]:
         """Answer one HTTP call to ``.../bot<token>/<method>`` as the Bot API would."""
-        await asyncio.sleep(self.latency)
         prefix, _, method = url.rpartition("/")
         # A JSON round trip is what the parameters go through on the wire.
         params: JSONDict = json.loads(json.dumps(request_data.parameters)) if request_data else {}
@@ -151,6 +150,7 @@ class FakeTelegram(TelegramRecords):
         call = ApiCall(method, params, time.perf_counter(), None if is_polling else self._cause())
         self.api_calls.append(call)
         try:
+            await asyncio.sleep(self.latency)
             result = await self._answer(prefix, method, params)
         except ApiError as error:
             call.status, call.response = error.error_code, error.payload()
@@ -159,6 +159,8 @@ class FakeTelegram(TelegramRecords):
             raise
         else:
             call.response = {"ok": True, "result": result}
+        finally:
+            call.finished_at = time.perf_counter()
         return call.status, json.dumps(call.response).encode()
 
     async def _answer(self, prefix: str, method: str, params: JSONDict) -> Any:

@@ -276,6 +276,44 @@ async def test_markdown_v2_with_escapes_becomes_plain_text_and_entities(
     assert sent.entities[0].type == "bold" and sent.entities[0].length == 6
 
 
+@pytest.mark.parametrize(
+    ("text", "parse_mode", "plain", "entities"),
+    [
+        (
+            "🂡 <b>Basra</b> &amp; <i>more</i>",
+            "HTML",
+            "🂡 Basra & more",
+            [("bold", 3, 5, None), ("italic", 11, 4, None)],
+        ),
+        (
+            '<a href="https://t.me/x?a=1&amp;b=2">rules</a>',
+            "HTML",
+            "rules",
+            [("text_link", 0, 5, "https://t.me/x?a=1&b=2")],
+        ),
+        (
+            "[rules](https://t.me/x\\)) ```py\nx = 1```",
+            "MarkdownV2",
+            "rules x = 1",
+            [("text_link", 0, 5, "https://t.me/x)"), ("pre", 6, 5, None)],
+        ),
+        ("  *score*  ", "Markdown", "score", [("bold", 0, 5, None)]),
+    ],
+)
+async def test_formatted_text_is_stored_as_plain_text_with_utf16_entities(
+    server: FakeTelegram,
+    app: AnyApp,
+    text: str,
+    parse_mode: str,
+    plain: str,
+    entities: list[tuple[str, int, int, str | None]],
+) -> None:
+    chat = server.private_chat(server.add_user("Alice"))
+    sent = await app.bot.send_message(chat.id, text, parse_mode=parse_mode)
+    assert sent.text == plain
+    assert [(e.type, e.offset, e.length, e.url) for e in sent.entities] == entities
+
+
 async def test_the_rate_limiter_retries_after_an_injected_429(
     server: FakeTelegram, limited_app: AnyApp
 ) -> None:
