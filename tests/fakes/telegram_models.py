@@ -271,7 +271,8 @@ class ApiCall:
     """One Bot API request the bot made, with its answer and when it happened.
 
     ``update_id`` names the update being handled when the call was made, which
-    lets a benchmark measure the time from an update to the bot's last reply.
+    lets a benchmark measure the time from an update to the bot's last reply;
+    ``at`` and ``finished_at`` are ``time.perf_counter`` readings.
     """
 
     method: str
@@ -280,6 +281,7 @@ class ApiCall:
     update_id: int | None
     status: int = 200
     response: JSONDict = field(default_factory=dict)
+    finished_at: float | None = None
 
     @property
     def ok(self) -> bool:

@@ -46,13 +46,13 @@ class TelegramRecords(TelegramWorld):
         return [call for call in self.api_calls if call.update_id == update_id]
 
     def response_time(self, update: Update | int) -> float | None:
-        """Seconds from delivering (or producing) the update to the bot's last call for it."""
+        """Seconds from delivering (or producing) the update until the last call it caused ended."""
         update_id = update.update_id if isinstance(update, Update) else update
-        calls = self.calls_for(update_id)
-        if not calls:
+        ends = [call.finished_at or call.at for call in self.calls_for(update_id)]
+        if not ends:
             return None
         record = self.updates[update_id]
-        return calls[-1].at - (record.delivered_at or record.created_at)
+        return max(ends) - (record.delivered_at or record.created_at)
 
     def messages(self, chat: FakeChat, *, bot_only: bool = False) -> list[FakeMessage]:
         """Messages still in the chat, oldest first."""
@@ -101,6 +101,8 @@ class TelegramRecords(TelegramWorld):
             if update.callback_query is None:
                 raise FakeUsageError(f"update {update.update_id} is not a button press")
             update = update.callback_query.id
+        if update not in self.callback_queries:
+            raise FakeUsageError(f"no button press with query id {update!r} was produced")
         return self.callback_queries[update].answer
 
     def unanswered_callback_queries(self) -> list[CallbackQueryRecord]:
