@@ -385,6 +385,31 @@ async def test_calls_are_attributed_to_the_update_that_caused_them(server: FakeT
     assert elapsed is not None and 0 <= elapsed < 1
 
 
+async def test_concurrent_updates_keep_their_own_calls_and_timings() -> None:
+    server = FakeTelegram(latency=0.01)
+    application = server.application_builder().build()
+    add_handlers(application)
+    server.attach(application.bot)
+    alice, bob = server.add_user("Alice"), server.add_user("Bob")
+    async with application:
+        updates = [server.user_sends(user, None, "/start") for user in (alice, bob)]
+        await asyncio.gather(*(server.deliver(application, update) for update in updates))
+    for update, user in zip(updates, (alice, bob), strict=True):
+        [call] = server.calls_for(update)
+        assert call.params["chat_id"] == user.id
+        elapsed = server.response_time(update)
+        assert elapsed is not None and elapsed >= 0.01
+
+
+async def test_what_a_player_was_shown_includes_replaced_texts(server: FakeTelegram, app: AnyApp) -> None:
+    alice, bob = server.add_user("Alice"), server.add_user("Bob")
+    hand = await app.bot.send_message(server.private_chat(alice).id, "Your hand: 7S QD")
+    await hand.edit_text("Your hand: QD")
+    assert server.texts_seen_by(alice) == ["Your hand: 7S QD", "Your hand: QD"]
+    assert [message.text for message in server.visible_to(alice)] == ["Your hand: QD"]
+    assert server.texts_seen_by(bob) == []
+
+
 async def test_commands_are_kept_per_scope_and_language(server: FakeTelegram, app: AnyApp) -> None:
     await app.bot.set_my_commands([("start", "Start playing")])
     await app.bot.set_my_commands([("start", "ابدأ اللعب")], language_code="ar")
