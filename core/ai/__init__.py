@@ -15,9 +15,11 @@ from .base import Player, Suggestion
 from .beginner import Beginner
 from .moves import Move, legal_moves
 from .reasons import REASONS, Reason
+from .strong import Strong
 
 LEVELS: dict[str, type[Player]] = {
     "beginner": Beginner,
+    "strong": Strong,
 }
 
 
@@ -40,6 +42,7 @@ __all__ = [
     "Move",
     "Player",
     "Reason",
+    "Strong",
     "Suggestion",
     "legal_moves",
     "player",

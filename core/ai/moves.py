@@ -17,6 +17,7 @@ class Move(NamedTuple):
     plan: int
     taken: tuple[Card, ...]
     basra: bool
+    positions: tuple[int, ...] = ()
 
     @property
     def captures(self) -> bool:
@@ -45,7 +46,7 @@ def legal_moves(view: SeatView) -> list[Move]:
         whole = len(floor)
         for number, positions in enumerate(options, start=1):
             basra = len(positions) == whole and is_basra(card, floor, rules)
-            moves.append(Move(card, number, tuple(floor[i] for i in positions), basra))
+            moves.append(Move(card, number, tuple(floor[i] for i in positions), basra, positions))
         if not options or rules.optional_capture:
             moves.append(Move(card, 0, (), False))
     return moves

@@ -1,0 +1,53 @@
+"""The strong player: the best move by one-move judgement (see ``judge``)."""
+
+from __future__ import annotations
+
+from ..view import SeatView
+from .base import Player
+from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
+from .knowledge import buried_placement, hidden_cards
+from .moves import Move
+from .values import kind_counts
+
+
+def situation(view: SeatView) -> Situation:
+    """The judgement's inputs as this seat knows them."""
+    side = view.side
+    nxt = (view.seat + 1) % view.players
+    hidden = hidden_cards(view)
+    _, in_hands = buried_placement(view)
+    next_cards = view.hand_sizes[nxt] or (4 if view.stock_count else 0)
+    last_side = view.last_capture_side if view.last_capture_side is not None else view.dealer % 2
+    return Situation(
+        hand=view.hand,
+        floor=view.floor,
+        rules=view.rules,
+        mine=view.captured[side],
+        theirs=view.captured[1 - side],
+        worth=view.rules.majority_points + view.carry,
+        pool=kind_counts(hidden),
+        pool_size=len(hidden),
+        next_known=in_hands.get(nxt, []),
+        next_cards=next_cards,
+        last_play=view.stock_count == 0 and sum(view.hand_sizes) == 1,
+        last_capture_mine=last_side == side,
+    )
+
+
+def ranked(view: SeatView, moves: list[Move], weights: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, Move]]:
+    """The moves with their judgement, best first (hand order breaks ties)."""
+    s = situation(view)
+    scored = [(judge(s, m.card, m.positions if m.plan else None, weights), i, m) for i, m in enumerate(moves)]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(score, m) for score, _, m in scored]
+
+
+class Strong(Player):
+    level = "strong"
+
+    def __init__(self, seed: object = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        super().__init__(seed)
+        self.weights = weights
+
+    def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
+        return ranked(view, moves, self.weights)[0][1]

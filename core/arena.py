@@ -1,0 +1,182 @@
+"""``python -m core.arena``: computer players against each other, with figures.
+
+Matches come in pairs on the same decks with the sides swapped, and the
+first dealer moves round from pair to pair, so neither player is favoured by
+the cards or the seat. In a 4-player match A holds seats 0 and 2 (or 1 and 3
+in the swapped match of the pair). Decision time is measured here, around
+``choose``; the players themselves never read a clock.
+
+    python -m core.arena --a expert --b strong --matches 400 --players 2 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .ai import LEVELS, player
+from .match import Match
+from .rules import Rules
+
+
+@dataclass
+class MatchResult:
+    """One match, from A's side."""
+
+    a_won: bool
+    rounds: int
+    points: tuple[int, int]  # (A, B) over the whole match
+    basras: tuple[int, int]
+    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+
+
+def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Rules) -> MatchResult:
+    """Match ``index`` of a run: pair ``index // 2`` shares its decks, A takes side ``index % 2``."""
+    pair = index // 2
+    a_side = index % 2
+    match = Match.new(players, rules, seed=f"{seed}:{pair}", dealer=pair % players)
+    bots = [
+        player(a if seat % 2 == a_side else b, seed=f"{seed}:{index}:{seat}")
+        for seat in range(players)
+    ]
+    times: tuple[list[float], list[float]] = ([], [])
+    clock = time.perf_counter
+    while match.to_move is not None:
+        seat = match.to_move
+        view = match.view(seat)
+        start = clock()
+        card, plan = bots[seat].choose(view)
+        times[0 if seat % 2 == a_side else 1].append(clock() - start)
+        match.play(seat, card, plan)
+    b_side = 1 - a_side
+    points = [0, 0]
+    basras = [0, 0]
+    for summary in match.rounds:
+        points[0] += summary.points[a_side]
+        points[1] += summary.points[b_side]
+        basras[0] += summary.basras[a_side]
+        basras[1] += summary.basras[b_side]
+    return MatchResult(
+        a_won=match.winner == a_side,
+        rounds=len(match.rounds),
+        points=(points[0], points[1]),
+        basras=(basras[0], basras[1]),
+        times=times,
+    )
+
+
+def _play(job: tuple[str, str, int, int, object, Rules]) -> MatchResult:
+    return play_match(*job)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by the nearest-rank method."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Report:
+    a: str
+    b: str
+    players: int
+    matches: int
+    wins: int
+    rounds: int
+    points: tuple[int, int]
+    basras: tuple[int, int]
+    times: tuple[list[float], list[float]]
+    seconds: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    def lines(self) -> list[str]:
+        low, high = wilson(self.wins, self.matches)
+        per_round = max(1, self.rounds)
+        out = [
+            f"A={self.a} vs B={self.b}: {self.matches} matches, {self.players} players, "
+            f"{self.rounds} rounds, {self.seconds:.1f} s",
+            f"A wins {self.wins}/{self.matches} = {100 * self.win_rate:.1f}% "
+            f"(95% CI {100 * low:.1f}%-{100 * high:.1f}%)",
+            f"points per round: A {self.points[0] / per_round:.1f}, B {self.points[1] / per_round:.1f}",
+            f"basras per round: A {self.basras[0] / per_round:.2f}, B {self.basras[1] / per_round:.2f}",
+        ]
+        for name, level, times in (("A", self.a, self.times[0]), ("B", self.b, self.times[1])):
+            out.append(
+                f"decision time {name} ({level}): p50 {1000 * percentile(times, 0.5):.2f} ms, "
+                f"p99 {1000 * percentile(times, 0.99):.2f} ms, max {1000 * max(times, default=0):.2f} ms "
+                f"over {len(times)} decisions"
+            )
+        return out
+
+
+def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
+        rules: Rules | None = None, workers: int = 1) -> Report:
+    """Play ``matches`` matches of A against B and gather the figures."""
+    rules = rules if rules is not None else Rules()
+    jobs = [(a, b, i, players, seed, rules) for i in range(matches)]
+    start = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            results = pool.map(_play, jobs, chunksize=1)
+    else:
+        results = [_play(job) for job in jobs]
+    seconds = time.perf_counter() - start
+    times: tuple[list[float], list[float]] = ([], [])
+    for r in results:
+        times[0].extend(r.times[0])
+        times[1].extend(r.times[1])
+    return Report(
+        a=a,
+        b=b,
+        players=players,
+        matches=matches,
+        wins=sum(r.a_won for r in results),
+        rounds=sum(r.rounds for r in results),
+        points=(sum(r.points[0] for r in results), sum(r.points[1] for r in results)),
+        basras=(sum(r.basras[0] for r in results), sum(r.basras[1] for r in results)),
+        times=times,
+        seconds=seconds,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m core.arena", description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="expert", choices=sorted(LEVELS), help="player A's level")
+    parser.add_argument("--b", default="strong", choices=sorted(LEVELS), help="player B's level")
+    parser.add_argument("--matches", type=int, default=100, help="how many matches (pairs of two)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
+    parser.add_argument("--seed", default="1", help="seed of the decks and the players")
+    parser.add_argument("--target", type=int, default=None, help="points that win a match (default 121)")
+    parser.add_argument("--workers", type=int, default=1, help="processes to play in (one core each)")
+    args = parser.parse_args(argv)
+    if args.matches < 1:
+        parser.error("--matches must be 1 or more")
+    rules = Rules(target=args.target) if args.target else Rules()
+    report = run(args.a, args.b, args.matches, args.players, args.seed, rules, max(1, args.workers))
+    print("\n".join(report.lines()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
