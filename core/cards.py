@@ -28,7 +28,18 @@ class Card:
     computer players' searches.
     """
 
-    __slots__ = ("code", "index", "points", "rank", "suit", "value")
+    __slots__ = (
+        "code",
+        "index",
+        "is_jack",
+        "is_number",
+        "is_seven_of_diamonds",
+        "is_sweeper",
+        "points",
+        "rank",
+        "suit",
+        "value",
+    )
 
     rank: str
     suit: str
@@ -36,6 +47,12 @@ class Card:
     value: int
     points: int
     code: str
+    is_number: bool
+    """A..10: the cards that have a value and can join a sum."""
+    is_jack: bool
+    is_seven_of_diamonds: bool
+    is_sweeper: bool
+    """A jack or the 7D: takes the whole floor."""
 
     _ALL: tuple[Card, ...]
     _BY_TEXT: dict[str, Card]
@@ -63,6 +80,10 @@ class Card:
         elif rank + suit == "10D":
             points = 3
         object.__setattr__(card, "points", points)
+        object.__setattr__(card, "is_number", 1 <= value <= 10)
+        object.__setattr__(card, "is_jack", rank == "J")
+        object.__setattr__(card, "is_seven_of_diamonds", rank + suit == "7D")
+        object.__setattr__(card, "is_sweeper", rank == "J" or rank + suit == "7D")
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -99,24 +120,6 @@ class Card:
     def deck(cls) -> tuple[Card, ...]:
         """The 52 cards in a fixed order: clubs, diamonds, hearts, spades, each A..K."""
         return cls._ALL
-
-    @property
-    def is_number(self) -> bool:
-        """A..10: the cards that have a value and can join a sum."""
-        return self.value > 0
-
-    @property
-    def is_jack(self) -> bool:
-        return self.rank == "J"
-
-    @property
-    def is_seven_of_diamonds(self) -> bool:
-        return self.code == "7D"
-
-    @property
-    def is_sweeper(self) -> bool:
-        """A jack or the 7D: takes the whole floor."""
-        return self.rank == "J" or self.code == "7D"
 
     @property
     def symbol(self) -> str:

@@ -119,7 +119,7 @@ class Match:
         self._deal_no = 0
         self._buried = []
         started: list[ev.Event] = [
-            ev.RoundStarted(self.round_no, self.dealer, tuple(c.code for c in deck))
+            ev.RoundStarted(self.round_no, self.dealer, tuple([c.code for c in deck]))
         ]
         started.append(self._deal())
         self.to_move = (self.dealer + 1) % self.players
@@ -133,10 +133,12 @@ class Match:
         on the first deal, four to the floor, burying jacks and the 7D."""
         self._deal_no += 1
         stock = self._stock
-        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
-        for _ in range(HAND_SIZE):
-            for seat in order:
-                self._hands[seat].append(stock.pop())
+        players = self.players
+        count = HAND_SIZE * players
+        dealt = stock[: -count - 1 : -1]  # the top cards, top first
+        del stock[-count:]
+        for i in range(players):
+            self._hands[(self.dealer + 1 + i) % players].extend(dealt[i::players])
         floor: tuple[str, ...] = ()
         if self._deal_no == 1:
             self._floor = [stock.pop() for _ in range(FLOOR_SIZE)]
@@ -145,13 +147,13 @@ class Match:
                     self._buried.append(self._floor[i])
                     stock.insert(0, self._floor[i])
                     self._floor[i] = stock.pop()
-            floor = tuple(c.code for c in self._floor)
+            floor = tuple([c.code for c in self._floor])
         return ev.Dealt(
             self.round_no,
             self._deal_no,
-            tuple(tuple(c.code for c in h) for h in self._hands),
+            tuple([tuple([c.code for c in h]) for h in self._hands]),
             floor,
-            tuple(c.code for c in self._buried) if self._deal_no == 1 else (),
+            tuple([c.code for c in self._buried]) if self._deal_no == 1 else (),
         )
 
     # -- reading ------------------------------------------------------------
@@ -256,16 +258,19 @@ class Match:
         # Accepted: from here on nothing raises.
         hand.remove(played)
         rno = self.round_no
-        side = seat % 2
-        out: list[ev.Event] = [ev.CardPlayed(rno, seat, played.code, number)]
-        self.plays.append(played.code if number <= 1 else f"{played.code}/{number}")
+        side = seat & 1
+        code = played.code
+        out: list[ev.Event] = [ev.CardPlayed(rno, seat, code, number)]
+        self.plays.append(code if number <= 1 else f"{code}/{number}")
         if number:
             positions = options[number - 1]
-            taken = tuple(map(floor.__getitem__, positions))
-            basra = len(positions) == len(floor) and is_basra(played, floor, self.rules)
             if len(positions) == len(floor):
+                taken = tuple(floor)
+                basra = is_basra(played, floor, self.rules)
                 floor.clear()
             else:
+                taken = tuple(map(floor.__getitem__, positions))
+                basra = False
                 for i in reversed(positions):
                     del floor[i]
             pile = self._piles[side]
@@ -275,7 +280,7 @@ class Match:
             out.append(ev.CardsTaken(rno, seat, side, tuple([c.code for c in taken]), False))
             if basra:
                 self._basras[side] += 1
-                out.append(ev.Basra(rno, seat, side, played.code))
+                out.append(ev.Basra(rno, seat, side, code))
             self.history.append(PublicPlay(rno, seat, played, taken, basra))
         else:
             floor.append(played)

@@ -84,14 +84,24 @@ def score_round(
         carry_out = carry + rules.majority_points
     breakdown = []
     for side in (0, 1):
-        pile = piles[side]
+        aces = jacks = two_clubs = ten_diamonds = 0
+        for card in piles[side]:
+            if card.points:
+                if card.rank == "A":
+                    aces += 1
+                elif card.rank == "J":
+                    jacks += 1
+                elif card.code == "2C":
+                    two_clubs = 2
+                else:
+                    ten_diamonds = 3
         breakdown.append(
             Points(
                 majority=majority[side],
-                aces=sum(1 for c in pile if c.rank == "A"),
-                jacks=sum(1 for c in pile if c.rank == "J"),
-                two_clubs=2 if any(c.code == "2C" for c in pile) else 0,
-                ten_diamonds=3 if any(c.code == "10D" for c in pile) else 0,
+                aces=aces,
+                jacks=jacks,
+                two_clubs=two_clubs,
+                ten_diamonds=ten_diamonds,
                 basras=10 * basras[side],
             )
         )
