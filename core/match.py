@@ -25,10 +25,15 @@ FLOOR_SIZE = 4
 
 
 def shuffled_deck(seed: object, round_no: int) -> list[Card]:
-    """The deck for a round of a seeded match: the same seed and round, the same deck."""
-    deck = list(Card.deck())
-    random.Random(f"basra:{seed}:{round_no}").shuffle(deck)
-    return deck
+    """The deck for a round of a seeded match: the same seed and round, the same deck.
+
+    Sorting by random keys is a uniform shuffle (ties have probability ~2**-53)
+    and, in Python, several times quicker than ``Random.shuffle``.
+    """
+    rng = random.Random(f"basra:{seed}:{round_no}")
+    keys = [rng.random() for _ in range(52)]
+    deck = Card.deck()
+    return [deck[i] for i in sorted(range(52), key=keys.__getitem__)]
 
 
 class Match:
