@@ -1,0 +1,105 @@
+"""What a button does, platform-neutral, and its compact payload form.
+
+The renderer attaches an ``Action`` to every button; an adapter stores
+``action.encode()`` in its own payload (Telegram ``callback_data``, at most 64
+bytes; Discord ``custom_id``, at most 100) and gives ``Action.decode(payload)``
+back to the matching service call. Payloads are untrusted: ``decode`` checks
+the syntax (BadInput), the service checks the rest (seat, version, turn).
+
+>>> a = Action("play", "a1b2c3d4e5f6", version=17, card="10D", plan=2)
+>>> a.encode()
+'b1|play|a1b2c3d4e5f6|17|10D|2'
+>>> Action.decode(a.encode()) == a
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
+
+from core import Card
+
+from ..service.errors import BadInput
+
+#: join/leave/team/computer/start/cancel act on a lobby; card (preview a card),
+#: plan (select a plan of the previewed card), play (confirm), back (leave the
+#: preview), hand (show my hand) act on a match; variant/clock/lang change
+#: chat settings (``arg`` holds the value).
+Verb = Literal[
+    "join", "leave", "team", "computer", "uncomputer", "start", "cancel",
+    "card", "plan", "play", "back", "hand", "resign",
+    "variant", "clock", "lang",
+]
+VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
+PREFIX: Final = "b1"
+_TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{0,40}$")
+_ARG = re.compile(r"^[A-Za-z0-9 _.-]{0,20}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """``table_id`` is empty for settings actions (they act on the chat)."""
+
+    verb: Verb
+    table_id: str = ""
+    version: int = 0
+    card: str | None = None
+    plan: int | None = None
+    arg: str | None = None
+
+    def encode(self) -> str:
+        """``b1|verb|table|version|card|plan|arg`` without trailing empty fields; fits 64 bytes."""
+        fields = (
+            PREFIX,
+            self.verb,
+            self.table_id,
+            str(self.version),
+            self.card or "",
+            "" if self.plan is None else str(self.plan),
+            self.arg or "",
+        )
+        return "|".join(fields).rstrip("|")
+
+    @classmethod
+    def decode(cls, payload: str) -> Action:
+        """The action a payload names; BadInput if it is not one this renderer made."""
+        if not isinstance(payload, str) or len(payload) > 100:
+            raise BadInput(f"bad payload {payload!r}")
+        parts = payload.split("|")
+        parts += [""] * (7 - len(parts))
+        if len(parts) != 7 or parts[0] != PREFIX or parts[1] not in VERBS:
+            raise BadInput(f"bad payload {payload!r}")
+        _, verb, table_id, version, card, plan, arg = parts
+        if not _TABLE_ID.match(table_id) or not version.isdigit() or len(version) > 9:
+            raise BadInput(f"bad payload {payload!r}")
+        if card:
+            try:
+                card = Card.parse(card).code
+            except ValueError:
+                raise BadInput(f"bad card in payload {payload!r}") from None
+        if plan and (not plan.isdigit() or len(plan) > 3):
+            raise BadInput(f"bad plan in payload {payload!r}")
+        if not _ARG.match(arg):
+            raise BadInput(f"bad argument in payload {payload!r}")
+        return cls(
+            verb,  # type: ignore[arg-type]
+            table_id,
+            int(version),
+            card or None,
+            int(plan) if plan else None,
+            arg or None,
+        )
+
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button: its label (already translated) and what pressing it does."""
+
+    label: str
+    action: Action
+    style: ButtonStyle = "secondary"

@@ -1,0 +1,148 @@
+"""Time for the service: a clock that can run callbacks later, real or driven by tests.
+
+Deadlines are epoch seconds (they are stored, and must mean the same after a
+restart). ``SystemClock`` uses the running asyncio loop; ``ManualClock``
+only moves when a test says so, and runs what fell due in time order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[], Awaitable[None]]
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """Epoch time and a way to run an async callback at a given time."""
+
+    def now(self) -> float: ...
+
+    def call_at(self, when: float, action: Action) -> Timer:
+        """Run ``action()`` at ``when`` (at once if it is past); ``cancel`` stops it."""
+        ...
+
+
+class _LoopTimer:
+    __slots__ = ("_handle", "_task")
+
+    def __init__(self) -> None:
+        self._handle: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        # A task already started is left to finish: it runs under the table's
+        # lock and rechecks the state, so an outdated timer does nothing.
+
+
+class SystemClock:
+    """Wall-clock time; callbacks run as tasks on the running loop."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def now(self) -> float:
+        return time.time()
+
+    def call_at(self, when: float, action: Action) -> Timer:
+        loop = asyncio.get_running_loop()
+        timer = _LoopTimer()
+
+        def fire() -> None:
+            task = loop.create_task(_logged(action))
+            timer._task = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        timer._handle = loop.call_later(max(0.0, when - time.time()), fire)
+        return timer
+
+    async def drain(self) -> None:
+        """Wait for callbacks already running (not for future ones)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+class _ManualTimer:
+    __slots__ = ("cancelled",)
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class ManualClock:
+    """A clock for tests: time moves only through ``advance`` / ``run_due``.
+
+    >>> clock = ManualClock(start=1000.0)
+    >>> clock.now()
+    1000.0
+    """
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self._now = start
+        self._queue: list[tuple[float, int, _ManualTimer, Action]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, action: Action) -> Timer:
+        timer = _ManualTimer()
+        heapq.heappush(self._queue, (when, next(self._order), timer, action))
+        return timer
+
+    @property
+    def pending(self) -> int:
+        """Callbacks scheduled and not cancelled."""
+        return sum(1 for _, _, timer, _ in self._queue if not timer.cancelled)
+
+    def next_due(self) -> float | None:
+        live = [when for when, _, timer, _ in self._queue if not timer.cancelled]
+        return min(live) if live else None
+
+    async def run_due(self) -> int:
+        """Run every callback due by now, including ones they schedule for now; returns how many."""
+        return await self.advance(0)
+
+    async def advance(self, seconds: float) -> int:
+        """Move time forward, running due callbacks in time order at their own time."""
+        target = self._now + seconds
+        ran = 0
+        while self._queue and self._queue[0][0] <= target:
+            when, _, timer, action = heapq.heappop(self._queue)
+            if timer.cancelled:
+                continue
+            self._now = max(self._now, when)
+            ran += 1
+            await _logged(action)
+        self._now = max(self._now, target)
+        return ran
+
+    def jump(self, seconds: float) -> None:
+        """Move time without running anything (a process that was down meanwhile)."""
+        self._now += seconds
+
+
+async def _logged(action: Action) -> None:
+    try:
+        await action()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("timed action failed")

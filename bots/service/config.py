@@ -1,0 +1,28 @@
+"""The service's knobs, with the defaults of RULES.md and issue 3."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """How the table service keeps time and speaks.
+
+    turn_seconds: a turn's clock when the chat chose none (RULES.md §7: 2 minutes).
+    warning_seconds: the warning comes when this much of a turn is left.
+    computer_delay: pause before a computer seat plays, so people can follow.
+    lobby_idle_seconds: an untouched lobby closes after this long.
+    practice_idle_seconds: a practice match nobody plays expires after this long.
+    heartbeat_seconds: how often the service notes it is alive, so that after
+        a restart each clock resumes with the time it had left.
+    language: the language when neither person, chat nor platform names one.
+    """
+
+    turn_seconds: int = 120
+    warning_seconds: int = 30
+    computer_delay: float = 0.8
+    lobby_idle_seconds: float = 15 * 60
+    practice_idle_seconds: float = 24 * 60 * 60
+    heartbeat_seconds: float = 10.0
+    language: str = "ar"

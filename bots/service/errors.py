@@ -1,0 +1,159 @@
+"""The service's refusals: one base error, each carrying a translatable message.
+
+Every refusal changes nothing. Adapters catch ``ServiceError`` (a
+``core.BasraError``, so one ``except BasraError`` covers the engine too) and
+answer with ``error.message(translator)``; when the refusal came from an
+outdated or wrong view, ``error.fresh`` holds the current one to show instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from core import BasraError
+
+from ..i18n import N_, Translator, card_label, user_text
+
+if TYPE_CHECKING:
+    from .views import HandView, LobbyView, TableView
+
+
+class ServiceError(BasraError):
+    """Base of every refusal of the table service.
+
+    ``msgid`` is the English message template (translated by ``message``);
+    ``fields`` fill it. ``card`` fields are shown as card labels and ``name``
+    fields are isolated, so Arabic text around them cannot reorder them.
+    """
+
+    msgid: ClassVar[str] = N_("That cannot be done now.")
+
+    def __init__(self, detail: str = "", /, *, fresh: Any = None, **fields: object) -> None:
+        super().__init__(detail or self.msgid.format_map(_Raw(fields)))
+        self.fields = fields
+        self.fresh: HandView | TableView | LobbyView | None = fresh
+
+    def message(self, t: Translator) -> str:
+        """The refusal in the reader's language."""
+        shown: dict[str, object] = {}
+        for key, value in self.fields.items():
+            if key == "card" and isinstance(value, str):
+                shown[key] = card_label(value)
+            elif key == "name" and isinstance(value, str):
+                shown[key] = user_text(value)
+            else:
+                shown[key] = value
+        return t.gettext(self.msgid, **shown)
+
+
+class _Raw(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class BadInput(ServiceError):
+    """A payload or text that is not a valid action (forged, garbled, unknown card)."""
+
+    msgid = N_("That button is not valid any more.")
+
+
+class NoSuchTable(ServiceError):
+    """The table id names no lobby or match this service knows."""
+
+    msgid = N_("This game no longer exists.")
+
+
+class NoOpenTable(ServiceError):
+    """The chat has no lobby or running match."""
+
+    msgid = N_("There is no game in this chat. Start one with the new game command.")
+
+
+class TableExists(ServiceError):
+    """The chat already has an open lobby or a running match (one per chat)."""
+
+    msgid = N_("This chat already has a game. Finish or cancel it first.")
+
+
+class LobbyNotOpen(ServiceError):
+    """A lobby action on a table that has started, been cancelled or expired."""
+
+    msgid = N_("This lobby is closed.")
+
+
+class LobbyFull(ServiceError):
+    msgid = N_("The table is full.")
+
+
+class TeamFull(ServiceError):
+    msgid = N_("That team is full.")
+
+
+class AlreadySeated(ServiceError):
+    """A person cannot sit twice at one table."""
+
+    msgid = N_("You are already at this table.")
+
+
+class NotSeated(ServiceError):
+    """The presser has no seat at this table (someone else's hand or lobby)."""
+
+    msgid = N_("You are not playing at this table.")
+
+
+class NotCreator(ServiceError):
+    """Only the person who opened the lobby may start it, cancel it or add computers."""
+
+    msgid = N_("Only the player who opened the table can do that.")
+
+
+class NotReady(ServiceError):
+    """Start pressed while seats are empty or the teams are uneven."""
+
+    msgid = N_("The table is not full yet.")
+
+
+class MatchOver(ServiceError):
+    msgid = N_("This match is over.")
+
+
+class NotYourTurn(ServiceError):
+    """``name`` is the player whose turn it is."""
+
+    msgid = N_("It is {name}'s turn, not yours.")
+
+
+class StaleView(ServiceError):
+    """The press came from an outdated view; ``fresh`` is the current one."""
+
+    msgid = N_("The table has moved on; here is the current view.")
+
+
+class IllegalMove(ServiceError):
+    """The rules refuse the play; nothing changed."""
+
+    msgid = N_("That play is not allowed.")
+
+
+class CardNotInHand(IllegalMove):
+    msgid = N_("{card} is not in your hand.")
+
+
+class NoSuchPlan(IllegalMove):
+    msgid = N_("{card} has no capture number {plan}.")
+
+
+class MustCapture(IllegalMove):
+    msgid = N_("{card} can take, so it must take (forced capture).")
+
+
+class BadSetting(ServiceError):
+    """A setting value out of range or a variant that does not exist."""
+
+    msgid = N_("That setting is not valid.")
+
+
+class UnknownLevel(ServiceError):
+    """A computer level that is not (yet) available."""
+
+    msgid = N_("That computer player is not available.")

@@ -1,0 +1,230 @@
+"""The outbound side: what the service tells a platform adapter, and the adapter protocol.
+
+After every accepted action the service commits it to the store, then calls
+``Platform.deliver`` once with the notices it caused, in order. Public notices
+(``public`` is True) go to the table's chat; private ones to ``player_id``
+only. Every notice carries ``lang``, the language to render it in (the
+person's choice, else the chat's, else what the platform reported, else the
+default), so both bots say the same thing.
+
+Notices never arrive for an action that was not committed; an adapter that
+misses some (a crash, a blocked bot) asks the service for fresh views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from .views import HandView, LobbyEnd, LobbyView, MatchResultView, RoundResultView, TableView
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyUpdated:
+    """Show or edit the lobby message in the chat."""
+
+    lobby: LobbyView
+    lang: str
+    kind: Literal["lobby_updated"] = "lobby_updated"
+    public = True
+
+    @property
+    def chat_id(self) -> str:
+        return self.lobby.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.lobby.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyClosed:
+    """The lobby message is done: the match ``started``, or it was ``cancelled`` or ``expired``."""
+
+    lobby: LobbyView
+    reason: LobbyEnd
+    lang: str
+    kind: Literal["lobby_closed"] = "lobby_closed"
+    public = True
+
+    @property
+    def chat_id(self) -> str:
+        return self.lobby.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.lobby.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdated:
+    """Show or edit the public table message (one per round: a new round is ``table.round_no``)."""
+
+    table: TableView
+    lang: str
+    kind: Literal["table_updated"] = "table_updated"
+    public = True
+
+    @property
+    def chat_id(self) -> str:
+        return self.table.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.table.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HandUpdated:
+    """Show or edit ``player_id``'s private hand message. Private."""
+
+    hand: HandView
+    lang: str
+    kind: Literal["hand_updated"] = "hand_updated"
+    public = False
+
+    @property
+    def chat_id(self) -> str:
+        return self.hand.table.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.hand.table_id
+
+    @property
+    def player_id(self) -> str:
+        return self.hand.player_id
+
+
+@dataclass(frozen=True, slots=True)
+class YourTurn:
+    """It is now ``player_id``'s turn: notify them (an edit alone may not). Private.
+
+    Sent after the ``HandUpdated`` of the same action; ``hand`` is that hand.
+    """
+
+    hand: HandView
+    lang: str
+    kind: Literal["your_turn"] = "your_turn"
+    public = False
+
+    @property
+    def chat_id(self) -> str:
+        return self.hand.table.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.hand.table_id
+
+    @property
+    def player_id(self) -> str:
+        return self.hand.player_id
+
+
+@dataclass(frozen=True, slots=True)
+class ClockWarning:
+    """``seconds_left`` remain on ``player_id``'s turn clock. Private (it may also be said in the chat)."""
+
+    hand: HandView
+    seconds_left: int
+    lang: str
+    kind: Literal["clock_warning"] = "clock_warning"
+    public = False
+
+    @property
+    def chat_id(self) -> str:
+        return self.hand.table.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.hand.table_id
+
+    @property
+    def player_id(self) -> str:
+        return self.hand.player_id
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round is scored: post it as its own message with the points breakdown."""
+
+    result: RoundResultView
+    lang: str
+    kind: Literal["round_ended"] = "round_ended"
+    public = True
+
+    @property
+    def chat_id(self) -> str:
+        return self.result.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.result.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded:
+    """The match is over (target, resignation, timeout or expiry): post the result."""
+
+    result: MatchResultView
+    lang: str
+    kind: Literal["match_ended"] = "match_ended"
+    public = True
+
+    @property
+    def chat_id(self) -> str:
+        return self.result.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.result.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
+Notice = (
+    LobbyUpdated
+    | LobbyClosed
+    | TableUpdated
+    | HandUpdated
+    | YourTurn
+    | ClockWarning
+    | RoundEnded
+    | MatchEnded
+)
+
+
+class Platform(Protocol):
+    """What a chat adapter gives the service: somewhere to deliver notices.
+
+    ``name`` is the platform prefix of its chat and player ids (``"tg"``,
+    ``"dc"``); the service hands each adapter only its own tables.
+    ``deliver`` gets the notices of one action of one table, in order, after
+    the action is committed. It should not raise (failures are logged and
+    dropped: the state is safe in the store and fresh views can be asked for)
+    and must not wait on another action of the same table (the table is busy
+    until delivery returns, which keeps every table's notices in order).
+    """
+
+    name: str
+
+    async def deliver(self, notices: Sequence[Notice]) -> None: ...

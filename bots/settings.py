@@ -1,0 +1,47 @@
+"""Settings shared by both bots, from the environment or a ``.env`` file.
+
+>>> settings = BasraSettings(_env_file=None)
+>>> settings.database.name, settings.language, settings.turn_seconds
+('basra.sqlite3', 'ar', 120)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .service.config import ServiceConfig
+
+
+class BasraSettings(BaseSettings):
+    """``BASRA_DATABASE``, ``BASRA_LANGUAGE``, ``BASRA_TURN_SECONDS``, ``BASRA_COMPUTER_DELAY``, ...
+
+    Each bot subclasses this and adds its own token settings (with their own
+    prefix, e.g. ``TELEGRAM_BOT_TOKEN`` via ``validation_alias``).
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="BASRA_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    database: Path = Path("basra.sqlite3")
+    language: Literal["ar", "en"] = "ar"
+    turn_seconds: int = Field(default=120, ge=10, le=3600)
+    warning_seconds: int = Field(default=30, ge=0)
+    computer_delay: float = Field(default=0.8, ge=0, le=30)
+    lobby_idle_seconds: float = Field(default=15 * 60, gt=0)
+    practice_idle_seconds: float = Field(default=24 * 60 * 60, gt=0)
+
+    def service_config(self) -> ServiceConfig:
+        """The table service's knobs from these settings."""
+        return ServiceConfig(
+            turn_seconds=self.turn_seconds,
+            warning_seconds=self.warning_seconds,
+            computer_delay=self.computer_delay,
+            lobby_idle_seconds=self.lobby_idle_seconds,
+            practice_idle_seconds=self.practice_idle_seconds,
+            language=self.language,
+        )
