@@ -90,6 +90,9 @@ class Store(Protocol):
     async def get_chat_settings(self, chat_id: str) -> ChatSettings:
         """The chat's settings, or the defaults if it never chose any."""
 
+    async def find_chat_settings(self, chat_id: str) -> ChatSettings | None:
+        """The chat's settings, or None if it never chose any (the service's defaults apply)."""
+
     async def put_chat_settings(self, settings: ChatSettings) -> None: ...
 
     async def get_player(self, player_id: str) -> PlayerProfile | None: ...
@@ -122,3 +125,11 @@ class Store(Protocol):
 
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> Standing | None:
         """One player's line and rank in the same scope as ``leaderboard``."""
+
+    # The service's own clock ---------------------------------------------------
+
+    async def note_alive(self, name: str, at: float) -> None:
+        """Record that the service ``name`` was running at ``at`` (epoch seconds)."""
+
+    async def last_alive(self, name: str) -> float | None:
+        """When the service ``name`` was last noted alive, or None if never."""

@@ -292,6 +292,13 @@ class SqliteStore:
 
         return await self._read(work)
 
+    async def find_chat_settings(self, chat_id: str) -> ChatSettings | None:
+        async def work(conn: aiosqlite.Connection) -> ChatSettings | None:
+            rows = await conn.execute_fetchall("SELECT * FROM chat_settings WHERE chat_id = ?", (chat_id,))
+            return next((codec.settings_from_row(r) for r in rows), None)
+
+        return await self._read(work)
+
     async def put_chat_settings(self, settings: ChatSettings) -> None:
         params = settings.model_dump()
         params["rules"] = codec.dumps(settings.rules)
@@ -342,6 +349,27 @@ class SqliteStore:
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> Standing | None:
         lines = await self._read(lambda conn: ranking.standings(conn, chat_id, player_id=player_id))
         return lines[0] if lines else None
+
+    # The service's own clock ---------------------------------------------------
+
+    async def note_alive(self, name: str, at: float) -> None:
+        async def work(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO service_clock (name, alive_at) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET alive_at = excluded.alive_at",
+                (name, at),
+            )
+
+        await self._write(work)
+
+    async def last_alive(self, name: str) -> float | None:
+        async def work(conn: aiosqlite.Connection) -> float | None:
+            rows = list(
+                await conn.execute_fetchall("SELECT alive_at FROM service_clock WHERE name = ?", (name,))
+            )
+            return float(rows[0][0]) if rows else None
+
+        return await self._read(work)
 
 
 async def _fetch_table(conn: aiosqlite.Connection, table_id: str) -> TableRecord | None:
