@@ -28,7 +28,6 @@ from .values import (
     Q_KIND,
     SEVEN_D_KIND,
     majority_gain,
-    majority_loss,
 )
 
 BASRA_POINTS = 10
@@ -39,8 +38,8 @@ class Weights:
     """How much the judgement cares about each thing, in points."""
 
     reply: float = 1.0  # the next player's best capture on the floor left
-    keep_sweeper: float = 3.0  # holding a jack or the 7D for a fuller floor
-    leave_own_rank: float = 0.0  # leaving a card this hand could take back
+    keep_sweeper: float = 4.0  # holding a jack or the 7D for a fuller floor
+    follow: float = 1.5  # what this hand can take next turn if the reply takes nothing
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -59,6 +58,8 @@ class Situation(NamedTuple):
     pool_size: int
     next_known: Sequence[Card]  # cards known to be in the next player's hand
     next_cards: int  # how many cards the next player will hold for the reply
+    partner_known: Sequence[Card]  # 2-v-2: cards known to be in the partner's hand
+    partner_cards: int  # 2-v-2: the partner's cards when its turn comes; 0 with 2 players
     last_play: bool  # this play ends the round
     last_capture_mine: bool  # who gets the leftovers if this play takes nothing
 
@@ -87,15 +88,16 @@ def _sums_mask(floor: Sequence[Card]) -> int:
     return mask
 
 
-def reply_values(floor: Sequence[Card], rules: Rules, worth: int, mine: int, theirs: int) -> list[float]:
-    """For each kind, what the best capture with it on ``floor`` is worth to the
-    other side (0 when it takes nothing)."""
+def capture_values(floor: Sequence[Card], rules: Rules, worth: int, taker: int, other: int) -> list[float]:
+    """For each kind, what its best capture on ``floor`` is worth to the side that
+    plays it, which has taken ``taker`` cards to the other side's ``other``
+    (0 when it takes nothing)."""
     values = [0.0] * KINDS
     if not floor:
         return values
     everything = len(floor)
     whole_points = pile_points(floor)
-    sweep = whole_points + worth * majority_loss(mine, theirs, everything + 1)
+    sweep = whole_points + worth * majority_gain(taker, other, everything + 1)
     values[J_KIND] = sweep + 1
     values[SEVEN_D_KIND] = sweep + (BASRA_POINTS if is_basra(KIND_CARD[SEVEN_D_KIND], floor, rules) else 0)
     mask = _sums_mask(floor)
@@ -116,11 +118,54 @@ def reply_values(floor: Sequence[Card], rules: Rules, worth: int, mine: int, the
                 points += floor[i].points
             if len(positions) == everything:
                 points += BASRA_POINTS
-            value = points + worth * majority_loss(mine, theirs, len(positions) + 1)
+            value = points + worth * majority_gain(taker, other, len(positions) + 1)
             if value > best:
                 best = value
         values[kind] = best
     return values
+
+
+def chance_of_none(values: Sequence[float], pool: Sequence[int], pool_size: int,
+                   known: Sequence[Card], cards: int) -> float:
+    """The chance that a hand like the one ``expected_best`` weighs holds no
+    card of positive value."""
+    for card in known:
+        if values[KIND_OF[card.index]] > 0:
+            return 0.0
+    draws = min(cards - len(known), pool_size)
+    bad = sum(pool[k] for k, v in enumerate(values) if v > 0)
+    none = 1.0
+    for i in range(draws):
+        if pool_size - bad - i <= 0:
+            return 0.0
+        none *= (pool_size - bad - i) / (pool_size - i)
+    return none
+
+
+def own_best(hand: Sequence[Card], played: Card, floor: Sequence[Card], rules: Rules,
+             worth: int, mine: int, theirs: int) -> float:
+    """The best capture the rest of ``hand`` has on ``floor``, to this side."""
+    best = 0.0
+    if not floor:
+        return best
+    mask = _sums_mask(floor)
+    ranks = {c.rank for c in floor}
+    for card in hand:
+        if card is played:
+            continue
+        if card.is_sweeper:
+            pass
+        elif card.value:
+            if not mask >> card.value & 1:
+                continue
+        elif card.rank not in ranks:
+            continue
+        for positions in plan_positions_for(card, floor):
+            value: float = capture_value(card, floor, positions, rules)
+            value += worth * majority_gain(mine, theirs, len(positions) + 1)
+            if value > best:
+                best = value
+    return best
 
 
 def expected_best(values: Sequence[float], pool: Sequence[int], pool_size: int,
@@ -183,13 +228,25 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
             if positions is not None or s.last_capture_mine:
                 score += pile_points(left) + s.worth * majority_gain(mine, s.theirs, len(left))
             else:
-                score -= pile_points(left) + s.worth * majority_loss(mine, s.theirs, len(left))
+                score -= pile_points(left) + s.worth * majority_gain(s.theirs, mine, len(left))
         return score
     if card.is_sweeper and len(s.hand) > 1:
         score -= weights.keep_sweeper
     if s.next_cards:
-        values = reply_values(left, rules, s.worth, mine, s.theirs)
+        values = capture_values(left, rules, s.worth, s.theirs, mine)
         score -= weights.reply * expected_best(values, s.pool, s.pool_size, s.next_known, s.next_cards)
+        if weights.follow and left:
+            # If the reply takes nothing, this side plays next on (about) this floor.
+            quiet = chance_of_none(values, s.pool, s.pool_size, s.next_known, s.next_cards)
+            if quiet > 0:
+                if s.partner_cards:
+                    ours = capture_values(left, rules, s.worth, mine, s.theirs)
+                    follow = expected_best(ours, s.pool, s.pool_size, s.partner_known, s.partner_cards)
+                elif len(s.hand) > 1:
+                    follow = own_best(s.hand, card, left, rules, s.worth, mine, s.theirs)
+                else:
+                    follow = 0.0
+                score += weights.follow * quiet * follow
     return score
 
 

@@ -17,6 +17,11 @@ def situation(view: SeatView) -> Situation:
     hidden = hidden_cards(view)
     _, in_hands = buried_placement(view)
     next_cards = view.hand_sizes[nxt] or (4 if view.stock_count else 0)
+    partner_cards = 0
+    if view.players == 4:
+        partner = (view.seat + 2) % 4
+        # the partner has played this deal when it sits before this seat in the turn order
+        partner_cards = view.hand_sizes[partner] or (4 if view.stock_count else 0)
     last_side = view.last_capture_side if view.last_capture_side is not None else view.dealer % 2
     return Situation(
         hand=view.hand,
@@ -29,6 +34,8 @@ def situation(view: SeatView) -> Situation:
         pool_size=len(hidden),
         next_known=in_hands.get(nxt, []),
         next_cards=next_cards,
+        partner_known=in_hands.get((view.seat + 2) % view.players, []) if view.players == 4 else [],
+        partner_cards=partner_cards,
         last_play=view.stock_count == 0 and sum(view.hand_sizes) == 1,
         last_capture_mine=last_side == side,
     )

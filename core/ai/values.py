@@ -90,8 +90,3 @@ def majority_gain(mine: int, theirs: int, taken: int) -> float:
     """What taking ``taken`` more cards is worth, in units of the majority's worth."""
     row = MAJORITY_SHARE
     return row[min(52, mine + taken)][theirs] - row[mine][theirs]
-
-
-def majority_loss(mine: int, theirs: int, taken: int) -> float:
-    """What the other side taking ``taken`` more cards costs, in the same units."""
-    return MAJORITY_SHARE[mine][theirs] - MAJORITY_SHARE[mine][min(52, theirs + taken)]
