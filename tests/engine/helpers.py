@@ -157,3 +157,31 @@ def round_deck(seed: int) -> list[Card]:
     deck = list(Card.deck())
     random.Random(seed).shuffle(deck)
     return deck
+
+
+def round_events(match: Match, choose: Chooser = first_card) -> list[list[object]]:
+    """Play the current round to its end; the events of each play."""
+    round_no = match.round_no
+    out: list[list[object]] = []
+    while match.round_no == round_no and match.to_move is not None:
+        card, plan = choose(match)
+        out.append(list(match.play(match.to_move, card, plan)))
+    return out
+
+
+def find_deck(
+    wanted: Callable[[Match, list[list[object]]], bool],
+    *,
+    players: int = 2,
+    rules: Rules | None = None,
+    dealer: int = 0,
+    tries: int = 3000,
+) -> list[Card]:
+    """A deck whose first round, played with ``first_card``, does what ``wanted`` asks."""
+    for seed in range(tries):
+        deck = round_deck(seed)
+        match = Match.new(players, rules, decks=[deck], dealer=dealer, seed=seed)
+        plays = round_events(match)
+        if wanted(match, plays):
+            return deck
+    raise AssertionError("no deck found")
