@@ -28,9 +28,22 @@ from ..service.errors import BadInput
 #: preview), hand (show my hand) act on a match; variant/clock/lang change
 #: chat settings (``arg`` holds the value).
 Verb = Literal[
-    "join", "leave", "team", "computer", "uncomputer", "start", "cancel",
-    "card", "plan", "play", "back", "hand", "resign",
-    "variant", "clock", "lang",
+    "join",
+    "leave",
+    "team",
+    "computer",
+    "uncomputer",
+    "start",
+    "cancel",
+    "card",
+    "plan",
+    "play",
+    "back",
+    "hand",
+    "resign",
+    "variant",
+    "clock",
+    "lang",
 ]
 VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
 PREFIX: Final = "b1"

@@ -51,6 +51,7 @@ class Text:
 
     def html(self) -> str:
         """For Telegram's ``parse_mode="HTML"``."""
+
         def span(s: Span) -> str:
             text = html.escape(s.text, quote=False)
             return f"<b>{text}</b>" if s.bold and text else text
@@ -60,8 +61,9 @@ class Text:
     def markdown(self) -> str:
         """For Discord (special characters escaped)."""
         return "\n".join(
-            "".join(f"**{_escape_md(s.text)}**" if s.bold and s.text else _escape_md(s.text)
-                    for s in line.spans)
+            "".join(
+                f"**{_escape_md(s.text)}**" if s.bold and s.text else _escape_md(s.text) for s in line.spans
+            )
             for line in self.lines
         )
 

@@ -45,7 +45,7 @@ def render_turn_notice(notice: YourTurn, t: Translator) -> Rendered:
 
 
 def render_warning(notice: ClockWarning, t: Translator) -> Rendered:
-    """"30 seconds left" for the player whose clock is running."""
+    """ "30 seconds left" for the player whose clock is running."""
     raise NotImplementedError
 
 

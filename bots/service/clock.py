@@ -70,6 +70,11 @@ class SystemClock:
         timer._handle = loop.call_later(max(0.0, when - time.time()), fire)
         return timer
 
+    @property
+    def running(self) -> bool:
+        """Whether a callback is running now."""
+        return bool(self._tasks)
+
     async def drain(self) -> None:
         """Wait for callbacks already running (not for future ones)."""
         while self._tasks:

@@ -157,3 +157,9 @@ class UnknownLevel(ServiceError):
     """A computer level that is not (yet) available."""
 
     msgid = N_("That computer player is not available.")
+
+
+class NotRunning(ServiceError):
+    """A match action at a table whose match has not started."""
+
+    msgid = N_("The match has not started yet.")

@@ -14,21 +14,49 @@ pressed confirm plays once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+import contextlib
 from types import TracebackType
 from typing import Any, Self
 
-from storage import Store
+from core import BasraError, Card, Match, Rules
+from core import events as ev
+from core.ai import LEVELS
+from storage import ChatSettings, OpenTableExists, Seat, StorageError, TableRecord
 
-from .clock import Clock
-from .config import ServiceConfig
-from .ids import Person
-from .notices import Platform
+from ..i18n import resolve_language
+from ..i18n.lang import supported_language
+from . import lobby as seats_
+from . import viewing
+from .clock import ManualClock, SystemClock, Timer
+from .errors import (
+    BadInput,
+    BadSetting,
+    CardNotInHand,
+    LobbyNotOpen,
+    MatchOver,
+    MustCapture,
+    NoOpenTable,
+    NoSuchPlan,
+    NotCreator,
+    NotRunning,
+    NotSeated,
+    NotYourTurn,
+    StaleView,
+    TableExists,
+    UnknownLevel,
+)
+from .ids import Person, new_table_id, platform_of
+from .live import LiveTable, capacity, header, people, seat_of
+from .notices import LobbyClosed, LobbyUpdated, Notice
+from .results import display_rating
+from .runner import Decision, Runner
 from .views import (
     HandView,
     LeaderboardView,
     LobbyView,
     SettingsView,
+    StatsLine,
     StatsView,
     TableMode,
     TableView,
@@ -36,43 +64,115 @@ from .views import (
 
 #: The computer levels a lobby may seat (only those ``core.ai`` provides are accepted).
 COMPUTER_LEVELS = ("beginner", "strong", "expert")
+#: RULES.md §8 variants by name, as changes to ``core.Rules``.
+VARIANTS: dict[str, dict[str, Any]] = {
+    "target 100": {"target": 100},
+    "small majority": {"majority_points": 3, "majority_tie": "split"},
+    "optional capture": {"optional_capture": True},
+    "7D by count": {"seven_diamonds_basra": "count"},
+}
+TURN_SECONDS_RANGE = (10, 3600)
 
 
-class TableService:
+class TableService(Runner):
     """Lobbies and matches for the chats of the given platforms.
 
+    ``TableService(store, platforms, *, clock=None, config=None, rng=None)``:
     ``store`` must be open. ``platforms`` are the adapters notices go to,
     keyed by their ``name`` (``"tg"``, ``"dc"``); tables of other platforms in
     the same database are left alone. ``clock`` defaults to the system clock
-    (tests pass a ``ManualClock``). Call ``start()`` (or use ``async with``)
-    before anything else: it restores every open lobby and match and re-arms
-    their clocks.
+    (tests pass a ``ManualClock``); ``rng`` draws seeds and first dealers
+    (seeded in tests). Call ``start()`` (or use ``async with``) before anything
+    else: it restores every open lobby and match and re-arms their clocks.
     """
 
-    def __init__(
-        self,
-        store: Store,
-        platforms: Sequence[Platform] | Mapping[str, Platform],
-        *,
-        clock: Clock | None = None,
-        config: ServiceConfig | None = None,
-    ) -> None:
-        raise NotImplementedError
+    _heartbeat: Timer | None = None
 
     # -- life cycle ------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, *, redeliver: bool = True) -> None:
         """Load every open lobby and running match of these platforms, re-arm each
-        clock with the time it had left, and deliver fresh views of each."""
-        raise NotImplementedError
+        clock with the time it had left, and (``redeliver``) deliver fresh views of each."""
+        now = self._clock.now()
+        alive = await self._store.last_alive(self._name)
+        paused = max(0.0, now - alive) if alive is not None else 0.0
+        restored: list[LiveTable] = []
+        for record in await self._store.open_tables():
+            if record.platform not in self._platforms or record.table_id in self._tables:
+                continue
+            if record.deadline is not None and paused > 0:
+                # The time the service was down does not count against anyone.
+                record = await self._store.update_table(
+                    record.model_copy(update={"deadline": record.deadline + paused})
+                )
+            live = await self._load_live(record)
+            self._register(live)
+            restored.append(live)
+        await self._store.note_alive(self._name, now)
+        self._schedule_heartbeat()
+        for live in restored:
+            self._arm(live)
+            if redeliver:
+                await self._redeliver(live)
+
+    async def _redeliver(self, live: LiveTable) -> None:
+        async def decide() -> Decision[None]:
+            if live.record.status == "lobby":
+                return None, [
+                    LobbyUpdated(self._lobby_view(live), self._public_language(live.record.chat_id))
+                ]
+            return None, self._match_notices(live)
+
+        await self._run(live, decide)
+
+    def _schedule_heartbeat(self) -> None:
+        when = self._clock.now() + self._config.heartbeat_seconds
+        self._heartbeat = self._clock.call_at(when, self._beat)
+
+    async def _beat(self) -> None:
+        await self._store.note_alive(self._name, self._clock.now())
+        self._schedule_heartbeat()
 
     async def close(self) -> None:
         """Stop the clocks (deadlines stay stored) and note the time, for the next start."""
-        raise NotImplementedError
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+        for live in list(self._tables.values()):
+            live.cancel_timer()
+            async with live.lock, live.delivery:
+                pass
+        self._tables.clear()
+        self._by_chat.clear()
+        with contextlib.suppress(StorageError):
+            await self._store.note_alive(self._name, self._clock.now())
 
     async def drain(self) -> None:
-        """Wait until timed work already due (computer turns, timeouts) has finished."""
-        raise NotImplementedError
+        """Wait until timed work already due (computer turns, timeouts) has finished,
+        including the computer turns that work makes due."""
+        clock = self._clock
+        if isinstance(clock, ManualClock):
+            await clock.run_due()
+            return
+        while True:
+            if isinstance(clock, SystemClock):
+                await clock.drain()
+            await asyncio.sleep(0)
+            if (
+                not self._busy
+                and not self._due_soon()
+                and not (isinstance(clock, SystemClock) and clock.running)
+            ):
+                return
+            await asyncio.sleep(0.001)
+
+    def _due_soon(self) -> bool:
+        for live in self._tables.values():
+            match = live.match
+            mover = match.to_move if match is not None and live.record.status == "running" else None
+            if mover is not None and live.record.seats[mover].computer:
+                return True
+        return False
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -86,150 +186,564 @@ class TableService:
     ) -> None:
         await self.close()
 
+    # -- lookups ---------------------------------------------------------------
+
+    async def _live(self, table_id: str) -> LiveTable:
+        live = self._tables.get(table_id)
+        if live is not None:
+            return live
+        record, _ = await self._closed_table(table_id)
+        if record.status in ("lobby", "running"):  # open but not loaded: another process's
+            raise LobbyNotOpen(f"table {table_id} is not served here")
+        if record.version == 0:
+            raise LobbyNotOpen(f"lobby {table_id} is {record.status}")
+        raise MatchOver(f"match {table_id} is {record.status}")
+
+    def _lobby_view(self, live: LiveTable) -> LobbyView:
+        return viewing.lobby_view(live.record, live.rules, self._turn_seconds(live.record))
+
+    def _note_person(self, person: Person) -> None:
+        if person.language:
+            self._platform_language[person.player_id] = person.language
+
     # -- lobby -----------------------------------------------------------------
 
-    async def new_lobby(self, chat_id: str, creator: Person, mode: TableMode = "1v1", *,
-                        players: int | None = None) -> LobbyView:
+    async def new_lobby(
+        self,
+        chat_id: str,
+        creator: Person,
+        mode: TableMode = "1v1",
+        *,
+        players: int | None = None,
+        level: str = "beginner",
+    ) -> LobbyView:
         """Open a lobby in ``chat_id`` with ``creator`` seated.
 
         ``mode`` "1v1" (2 seats), "2v2" (4 seats, teams) or "practice" (the
-        creator against computers; ``players`` 2 or 4, computers fill the empty
-        seats at the start). TableExists if the chat already has a lobby or
-        match. The chat's variants and clock apply.
+        creator against computers; ``players`` 2 or 4, computers of ``level``
+        fill the empty seats at the start). TableExists if the chat already has
+        a lobby or match. The chat's variants and clock apply.
         """
-        raise NotImplementedError
+        if platform_of(chat_id) not in self._platforms or platform_of(creator.player_id) != platform_of(
+            chat_id
+        ):
+            raise BadInput(f"chat {chat_id!r} is not served here")
+        if mode not in ("1v1", "2v2", "practice"):
+            raise BadInput(f"unknown mode {mode!r}")
+        seats_count = players if players is not None else (4 if mode == "2v2" else 2)
+        if (
+            seats_count not in (2, 4)
+            or (mode == "1v1" and seats_count != 2)
+            or (mode == "2v2" and seats_count != 4)
+        ):
+            raise BadInput(f"a {mode} table has no {seats_count} seats")
+        self._check_level(level)
+        if chat_id in self._by_chat:
+            raise TableExists()
+        self._note_person(creator)
+        await self._seat_person(creator)
+        settings = await self._settings_of(chat_id)
+        turn = settings.turn_seconds if settings is not None else self._config.turn_seconds
+        record = TableRecord(
+            table_id=new_table_id(),
+            chat_id=chat_id,
+            platform=platform_of(chat_id),
+            mode=mode,
+            created_by=creator.player_id,
+            rules=settings.rules if settings is not None else {},
+            seats=(Seat(player_id=creator.player_id, name=creator.name, team=0),),
+            header={"capacity": seats_count, "turn_seconds": turn, "level": level},
+            deadline=self._clock.now() + self._config.lobby_idle_seconds,
+        )
+        try:
+            record = await self._store.create_table(record)
+        except OpenTableExists:
+            raise TableExists() from None
+        live = LiveTable(record)
+        self._register(live)
+        self._arm(live)
+        view = self._lobby_view(live)
+        await self._run(
+            live, lambda: self._decided(view, [LobbyUpdated(view, self._public_language(chat_id))])
+        )
+        return view
 
-    async def practice(self, chat_id: str, person: Person, *, players: int = 2,
-                       level: str = "beginner") -> TableView:
+    @staticmethod
+    async def _decided(value: Any, notices: list[Notice]) -> Decision[Any]:
+        return value, notices
+
+    def _check_level(self, level: str) -> None:
+        if level not in LEVELS:
+            raise UnknownLevel(f"no computer level {level!r}")
+
+    async def _seat_person(self, person: Person) -> None:
+        await self._store.upsert_player(person.player_id, person.name)
+        await self._know_player(person.player_id)
+
+    async def practice(
+        self, chat_id: str, person: Person, *, players: int = 2, level: str = "beginner"
+    ) -> TableView:
         """Open and start at once a practice match: ``person`` against computers of ``level``."""
-        raise NotImplementedError
+        lobby = await self.new_lobby(chat_id, person, "practice", players=players, level=level)
+        return await self.start_match(lobby.table_id, person)
+
+    async def _lobby_action(
+        self, table_id: str, person: Person | None, change: Any, *, creator_only: bool = False
+    ) -> LobbyView:
+        """Apply ``change(record) -> seats`` to a lobby, save it, deliver the lobby."""
+        live = await self._live(table_id)
+
+        async def decide() -> Decision[LobbyView]:
+            record = live.record
+            if record.status != "lobby":
+                raise LobbyNotOpen(fresh=self._lobby_view(live))
+            if creator_only and person is not None and person.player_id != record.created_by:
+                raise NotCreator(fresh=self._lobby_view(live))
+            update: dict[str, Any] = {"deadline": self._clock.now() + self._config.lobby_idle_seconds}
+            seats = change(record)
+            if seats is not None:
+                update["seats"] = seats
+                update["created_by"] = _creator(record.created_by, seats)
+            await self._save(live, record.model_copy(update=update))
+            if not people(live.record):
+                return self._lobby_view(live), await self._close_lobby(live, "cancelled")
+            self._arm(live)
+            view = self._lobby_view(live)
+            return view, [LobbyUpdated(view, self._public_language(record.chat_id))]
+
+        return await self._run(live, decide)
 
     async def join(self, table_id: str, person: Person, team: int | None = None) -> LobbyView:
         """Sit ``person`` at the lobby, on ``team`` (0 = A, 1 = B) in 2-v-2 or on the
         smaller team. AlreadySeated, LobbyFull, TeamFull, LobbyNotOpen."""
-        raise NotImplementedError
+        _check_team(team)
+        self._note_person(person)
+        live = await self._live(table_id)
+        if live.record.status == "lobby" and seat_of(live.record, person.player_id) is None:
+            await self._seat_person(person)
+        return await self._lobby_action(
+            table_id,
+            person,
+            lambda r: seats_.join(r.seats, capacity(r), person.player_id, person.name, team),
+        )
 
     async def leave(self, table_id: str, person: Person) -> LobbyView | TableView:
-        """Leave a lobby (the creator leaving an empty lobby cancels it); leaving a
-        running match is resigning it (returns the final table)."""
-        raise NotImplementedError
+        """Leave a lobby (the last person leaving cancels it); leaving a running match
+        is resigning it (returns the final table)."""
+        live = await self._live(table_id)
+        if live.record.status == "running":
+            return await self.resign(table_id, person.player_id)
+        return await self._lobby_action(table_id, person, lambda r: seats_.leave(r.seats, person.player_id))
 
     async def choose_team(self, table_id: str, person: Person, team: int) -> LobbyView:
         """Move a seated person to team 0 (A) or 1 (B) of a 2-v-2 lobby (joins if not seated)."""
-        raise NotImplementedError
+        _check_team(team)
+        live = await self._live(table_id)
+        if live.record.status == "lobby" and seat_of(live.record, person.player_id) is None:
+            return await self.join(table_id, person, team)
+        return await self._lobby_action(
+            table_id, person, lambda r: seats_.choose_team(r.seats, capacity(r), person.player_id, team)
+        )
 
-    async def add_computer(self, table_id: str, person: Person, level: str = "beginner",
-                           team: int | None = None) -> LobbyView:
+    async def add_computer(
+        self, table_id: str, person: Person, level: str = "beginner", team: int | None = None
+    ) -> LobbyView:
         """Seat a computer player (creator only). A match with a computer is practice:
         it never counts. UnknownLevel for a level ``core.ai`` does not offer."""
-        raise NotImplementedError
+        _check_team(team)
+        self._check_level(level)
+        return await self._lobby_action(
+            table_id,
+            person,
+            lambda r: seats_.add_computer(r.seats, capacity(r), level, team),
+            creator_only=True,
+        )
 
     async def remove_computer(self, table_id: str, person: Person) -> LobbyView:
         """Take the last computer player out of the lobby (creator only)."""
-        raise NotImplementedError
+        return await self._lobby_action(
+            table_id, person, lambda r: seats_.remove_computer(r.seats), creator_only=True
+        )
 
     async def start_match(self, table_id: str, person: Person) -> TableView:
-        """Start the match (creator only, seats full, teams even). Partners sit
-        opposite (team A seats 0 and 2). Delivers the table and every hand."""
-        raise NotImplementedError
+        """Start the match (creator only, seats full, teams even; a practice lobby is
+        filled with computers). Partners sit opposite (team A seats 0 and 2).
+        Delivers the closed lobby, the table, every hand and the first turn."""
+        live = await self._live(table_id)
+
+        async def decide() -> Decision[TableView]:
+            record = live.record
+            if record.status != "lobby":
+                raise LobbyNotOpen(fresh=self._lobby_view(live))
+            if person.player_id != record.created_by:
+                raise NotCreator(fresh=self._lobby_view(live))
+            fill = str(header(record, "level", "beginner")) if record.mode == "practice" else None
+            seated = seats_.seating(record.seats, capacity(record), fill)
+            practice = any(s.computer is not None for s in seated)
+            match = Match.new(
+                len(seated),
+                live.rules,
+                seed=self._rng.getrandbits(63),
+                dealer=self._rng.randrange(len(seated)),
+            )
+            starting = record.model_copy(
+                update={
+                    "status": "running",
+                    "seats": seated,
+                    "mode": "practice" if practice else record.mode,
+                    "rated": not practice and len(seated) == 2,
+                    "header": {
+                        **(record.header or {}),
+                        "players": len(seated),
+                        "dealer": match.first_dealer,
+                        "seed": match.seed,
+                    },
+                }
+            )
+            live.match = match
+            live.record = starting  # _commit_match writes this row with the opening events
+            events = [ev.to_dict(e) for e in match.opening_events()]
+            try:
+                await self._commit_match(live, events)
+            except BaseException:
+                await self._reload(live)
+                raise
+            public = self._public_language(record.chat_id)
+            closed = viewing.lobby_view(
+                record.model_copy(update={"status": "running"}), live.rules, self._turn_seconds(record)
+            )
+            notices: list[Notice] = [LobbyClosed(closed, "started", public), *self._match_notices(live)]
+            return self._table_view(live), notices
+
+        return await self._run(live, decide)
 
     async def cancel(self, table_id: str, person: Person) -> LobbyView:
         """Close the lobby without playing (creator only)."""
-        raise NotImplementedError
+        live = await self._live(table_id)
+
+        async def decide() -> Decision[LobbyView]:
+            if live.record.status != "lobby":
+                raise LobbyNotOpen(fresh=self._lobby_view(live))
+            if person.player_id != live.record.created_by:
+                raise NotCreator(fresh=self._lobby_view(live))
+            notices = await self._close_lobby(live, "cancelled")
+            return self._lobby_view(live), notices
+
+        return await self._run(live, decide)
 
     async def lobby(self, table_id: str) -> LobbyView:
         """The lobby as it is now (also for a closed one)."""
-        raise NotImplementedError
+        live = self._tables.get(table_id)
+        if live is not None:
+            return self._lobby_view(live)
+        record, _ = await self._closed_table(table_id)
+        return viewing.lobby_view(record, LiveTable(record).rules, self._turn_seconds(record))
 
     async def open_table(self, chat_id: str) -> LobbyView | TableView | None:
         """The chat's open lobby or running match, as a view, or None."""
-        raise NotImplementedError
+        table_id = self._by_chat.get(chat_id)
+        live = self._tables.get(table_id) if table_id else None
+        if live is None:
+            return None
+        return self._lobby_view(live) if live.record.status == "lobby" else self._table_view(live)
 
     # -- match -----------------------------------------------------------------
 
     async def table(self, table_id: str) -> TableView:
         """The public table of a running or finished match."""
-        raise NotImplementedError
+        live = self._tables.get(table_id)
+        if live is not None and live.match is not None:
+            async with live.lock:
+                return self._table_view(live)
+        record, match = await self._closed_table(table_id)
+        if match is None:
+            raise NotRunning()
+        closed = LiveTable(record, match)
+        return self._table_view(closed)
+
+    async def _seated(self, table_id: str, player_id: str) -> tuple[LiveTable, int]:
+        live = self._tables.get(table_id)
+        if live is None:
+            record, match = await self._closed_table(table_id)
+            closed = LiveTable(record, match)
+            if match is None:
+                raise NotRunning()
+            seat = seat_of(record, player_id)
+            if seat is None:
+                raise NotSeated(fresh=self._table_view(closed))
+            raise MatchOver(fresh=self._hand_view(closed, seat))
+        if live.record.status == "lobby" or live.match is None:
+            raise NotRunning(fresh=self._lobby_view(live))
+        seat = seat_of(live.record, player_id)
+        if seat is None:
+            raise NotSeated(fresh=self._table_view(live))
+        return live, seat
 
     async def hand(self, table_id: str, player_id: str) -> HandView:
         """``player_id``'s hand at this match. NotSeated for anyone else."""
-        raise NotImplementedError
+        live, seat = await self._seated(table_id, player_id)
+        async with live.lock:
+            return self._hand_view(live, seat)
 
     async def hands_of(self, player_id: str) -> list[HandView]:
         """Every running match's hand of ``player_id`` (several chats at once), oldest first."""
-        raise NotImplementedError
+        hands = []
+        for live in sorted(self._tables.values(), key=lambda lt: lt.record.created_at):
+            seat = seat_of(live.record, player_id)
+            if seat is not None and live.match is not None and live.record.status == "running":
+                async with live.lock:
+                    hands.append(self._hand_view(live, seat))
+        return hands
 
-    async def preview(self, table_id: str, player_id: str, card: str,
-                      plan: int | None = None) -> HandView:
+    async def preview(self, table_id: str, player_id: str, card: str, plan: int | None = None) -> HandView:
         """The hand with ``card`` selected: its numbered plans, what each takes,
         basra, or that it takes nothing. Changes nothing; works off turn too.
         ``plan`` selects which plan a confirm would play (0: lay it, when allowed)."""
-        raise NotImplementedError
+        chosen = _parse_card(card)
+        live, seat = await self._seated(table_id, player_id)
+        async with live.lock:
+            match = live.match
+            assert match is not None
+            if chosen not in match.hand(seat):
+                raise CardNotInHand(card=chosen.code, fresh=self._hand_view(live, seat))
+            return self._hand_view(live, seat, chosen=viewing.preview(match, live.rules, chosen, plan))
 
-    async def play(self, table_id: str, player_id: str, version: int, card: str,
-                   plan: int | None = None) -> HandView:
+    async def play(
+        self, table_id: str, player_id: str, version: int, card: str, plan: int | None = None
+    ) -> HandView:
         """Play ``card`` (with plan number ``plan``; None = plan 1, or lay when it takes
         nothing) from the view at ``version``. Committed, then delivered; returns the
-        player's fresh hand. StaleView (with a fresh hand) if the match moved on,
-        NotYourTurn, CardNotInHand, NoSuchPlan, MustCapture, MatchOver, NotSeated."""
-        raise NotImplementedError
+        player's fresh hand (the same as its HandUpdated notice). StaleView (with a fresh
+        hand) if the match moved on, NotYourTurn, CardNotInHand, NoSuchPlan,
+        MustCapture, MatchOver, NotSeated."""
+        chosen = _parse_card(card)
+        if plan is not None and (not isinstance(plan, int) or isinstance(plan, bool) or plan < 0):
+            raise BadInput(f"bad plan {plan!r}")
+        live, seat = await self._seated(table_id, player_id)
+
+        async def decide() -> Decision[HandView]:
+            match, record = live.match, live.record
+            if record.status != "running" or match is None or self._tables.get(table_id) is not live:
+                raise MatchOver(fresh=self._hand_view(live, seat) if match is not None else None)
+            if version != record.version:
+                raise StaleView(fresh=self._hand_view(live, seat))
+            if match.to_move != seat:
+                mover = record.seats[match.to_move].name if match.to_move is not None else None
+                raise NotYourTurn(name=mover or "?", fresh=self._hand_view(live, seat))
+            if chosen not in match.hand(seat):
+                raise CardNotInHand(card=chosen.code, fresh=self._hand_view(live, seat))
+            options = len(match.plans(chosen))
+            number = plan if plan is not None else (1 if options else 0)
+            if number == 0 and options and not live.rules.optional_capture:
+                raise MustCapture(card=chosen.code, fresh=self._hand_view(live, seat))
+            if number > options:
+                raise NoSuchPlan(card=chosen.code, plan=number, fresh=self._hand_view(live, seat))
+            played = match.play(seat, chosen, number)
+            await self._commit_match(live, [ev.to_dict(e) for e in played])
+            notices = self._match_notices(live, played)
+            return self._hand_view(live, seat), notices
+
+        return await self._run(live, decide)
 
     async def resign(self, table_id: str, player_id: str) -> TableView:
         """Resign the match: the resigning side loses (both partners in 2-v-2)."""
-        raise NotImplementedError
+        live, seat = await self._seated(table_id, player_id)
+
+        async def decide() -> Decision[TableView]:
+            if live.record.status != "running" or self._tables.get(table_id) is not live:
+                raise MatchOver()
+            notices = await self._end(live, "resigned", seat)
+            return self._table_view(live), notices
+
+        return await self._run(live, decide)
 
     async def resign_in_chat(self, chat_id: str, player_id: str) -> TableView:
         """``/resign`` typed in a chat: resign its running match. NoOpenTable if none."""
-        raise NotImplementedError
+        table_id = self._by_chat.get(chat_id)
+        if table_id is None:
+            raise NoOpenTable()
+        return await self.resign(table_id, player_id)
 
     # -- settings --------------------------------------------------------------
 
+    def _settings_view(self, chat_id: str, settings: ChatSettings | None) -> SettingsView:
+        rules = Rules.from_dict(settings.rules or None) if settings else Rules()
+        changed = rules.to_dict()
+        variants = tuple(
+            (name, all(changed.get(k) == v for k, v in fields.items())) for name, fields in VARIANTS.items()
+        )
+        return SettingsView(
+            chat_id=chat_id,
+            language=settings.language if settings else None,
+            effective_language=self._public_language(chat_id),
+            rules=rules,
+            variants=variants,
+            turn_seconds=settings.turn_seconds if settings else self._config.turn_seconds,
+        )
+
     async def settings(self, chat_id: str) -> SettingsView:
         """The chat's variants, clock and language."""
-        raise NotImplementedError
+        return self._settings_view(chat_id, await self._settings_of(chat_id))
+
+    async def _change_settings(self, chat_id: str, **update: Any) -> SettingsView:
+        platform_of(chat_id)
+        current = await self._settings_of(chat_id) or ChatSettings(
+            chat_id=chat_id, turn_seconds=self._config.turn_seconds
+        )
+        changed = current.model_copy(update=update)
+        await self._store.put_chat_settings(changed)
+        self._chat_settings[chat_id] = changed
+        table_id = self._by_chat.get(chat_id)
+        live = self._tables.get(table_id) if table_id else None
+        if live is not None and live.record.status == "lobby":
+            await self._retune_lobby(live, changed)
+        return self._settings_view(chat_id, changed)
+
+    async def _retune_lobby(self, live: LiveTable, settings: ChatSettings) -> None:
+        """An open lobby follows the chat's settings until it starts."""
+
+        async def decide() -> Decision[None]:
+            record = live.record
+            if record.status != "lobby":
+                return None, []
+            head = {**(record.header or {}), "turn_seconds": settings.turn_seconds}
+            await self._save(live, record.model_copy(update={"rules": settings.rules, "header": head}))
+            view = self._lobby_view(live)
+            return None, [LobbyUpdated(view, self._public_language(record.chat_id))]
+
+        await self._run(live, decide)
 
     async def set_variant(self, chat_id: str, variant: str, on: bool) -> SettingsView:
         """Turn a RULES.md §8 variant ("target 100", "small majority", "optional capture",
         "7D by count") on or off for the chat's next matches and its open lobby."""
-        raise NotImplementedError
+        if variant not in VARIANTS:
+            raise BadSetting(f"no variant {variant!r}")
+        current = dict((await self.settings(chat_id)).rules.to_dict())
+        for key in VARIANTS[variant]:
+            current.pop(key, None)
+        if on:
+            current.update(VARIANTS[variant])
+        return await self.set_rules(chat_id, **current, _replace=True)
 
-    async def set_rules(self, chat_id: str, **fields: Any) -> SettingsView:
+    async def set_rules(self, chat_id: str, _replace: bool = False, **fields: Any) -> SettingsView:
         """Set ``core.Rules`` fields directly (``target=101``); BadSetting if invalid."""
-        raise NotImplementedError
+        base = {} if _replace else (await self.settings(chat_id)).rules.to_dict()
+        try:
+            rules = Rules.from_dict({**base, **fields})
+        except (BasraError, TypeError) as error:
+            raise BadSetting(str(error)) from None
+        return await self._change_settings(chat_id, rules=rules.to_dict())
 
     async def set_turn_seconds(self, chat_id: str, seconds: int) -> SettingsView:
         """The chat's turn clock (10 s to 1 h), for its next matches and its open lobby."""
-        raise NotImplementedError
+        low, high = TURN_SECONDS_RANGE
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or not low <= seconds <= high:
+            raise BadSetting(f"turn clock of {seconds!r} seconds")
+        return await self._change_settings(chat_id, turn_seconds=seconds)
 
     async def set_chat_language(self, chat_id: str, language: str | None) -> SettingsView:
-        """"ar", "en", or None to follow each person's platform language."""
-        raise NotImplementedError
+        """ "ar", "en", or None to follow each person's platform language."""
+        chosen = supported_language(language) if language else None
+        if language and chosen is None:
+            raise BadSetting(f"language {language!r}")
+        return await self._change_settings(chat_id, language=chosen)
 
     async def set_player_language(self, person: Person, language: str | None) -> str:
         """A person's own language, everywhere; returns the language now in effect."""
-        raise NotImplementedError
+        chosen = supported_language(language) if language else None
+        if language and chosen is None:
+            raise BadSetting(f"language {language!r}")
+        self._note_person(person)
+        await self._store.upsert_player(person.player_id, person.name)
+        await self._store.set_player_language(person.player_id, chosen)
+        self._chosen_language[person.player_id] = chosen
+        return self._language_of(person.player_id, None)
 
     async def language(self, chat_id: str | None = None, person: Person | None = None) -> str:
         """The language to answer in: the person's choice, the chat's, the platform's, the default."""
-        raise NotImplementedError
+        if chat_id is not None:
+            await self._settings_of(chat_id)
+        if person is None:
+            return self._public_language(chat_id) if chat_id else resolve_language(self._config.language)
+        self._note_person(person)
+        await self._know_player(person.player_id)
+        return self._language_of(person.player_id, chat_id)
 
     # -- profiles --------------------------------------------------------------
 
     async def stats(self, player_id: str, chat_id: str | None = None) -> StatsView:
         """One player's matches, wins, basras, best round, rating (in a chat or everywhere)."""
-        raise NotImplementedError
+        profile = await self._store.get_player(player_id)
+        standing = await self._store.player_stats(player_id, chat_id)
+        history = await self._store.rating_history(player_id, limit=20)
+        return StatsView(
+            player_id=player_id,
+            name=profile.name if profile else player_id,
+            chat_id=chat_id,
+            line=_line(standing) if standing is not None else None,
+            rated_matches=profile.rated_matches if profile else 0,
+            rating_history=tuple(display_rating(h.after_rating) for h in reversed(history)),
+        )
 
     async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> LeaderboardView:
         """Players ranked by rating (per chat, or global when ``chat_id`` is None)."""
-        raise NotImplementedError
+        lines = await self._store.leaderboard(chat_id, limit=max(1, min(limit, 100)))
+        return LeaderboardView(chat_id, tuple(_line(s) for s in lines))
 
     # -- adapter bookkeeping ---------------------------------------------------
 
     async def remember(self, table_id: str, key: str, value: Any) -> None:
         """Keep an adapter's message reference (JSON) with the table, e.g. the id of
         the table message to edit; it survives restarts."""
-        raise NotImplementedError
+        live = self._tables.get(table_id)
+        if live is None:
+            record, _ = await self._closed_table(table_id)
+            refs = {**record.message_refs, key: value}
+            await self._store.update_table(record.model_copy(update={"message_refs": refs}))
+            return
+        async with live.lock:
+            refs = {**live.record.message_refs, key: value}
+            await self._save(live, live.record.model_copy(update={"message_refs": refs}))
 
     async def recall(self, table_id: str) -> dict[str, Any]:
         """Every reference ``remember`` kept for the table."""
-        raise NotImplementedError
+        live = self._tables.get(table_id)
+        if live is not None:
+            return dict(live.record.message_refs)
+        record, _ = await self._closed_table(table_id)
+        return dict(record.message_refs)
+
+
+def _creator(creator: str, seats: tuple[Seat, ...]) -> str:
+    """The creator, or the first person left when the creator has gone."""
+    if any(s.player_id == creator for s in seats):
+        return creator
+    return next((s.player_id for s in seats if s.player_id is not None), creator)
+
+
+def _check_team(team: int | None) -> None:
+    if team is not None and team not in (0, 1):
+        raise BadInput(f"no team {team!r}")
+
+
+def _parse_card(text: str) -> Card:
+    try:
+        return Card.parse(text)
+    except ValueError:
+        raise BadInput(f"not a card: {text!r}") from None
+
+
+def _line(standing: Any) -> StatsLine:
+    return StatsLine(
+        rank=standing.rank,
+        player_id=standing.player_id,
+        name=standing.name,
+        rating=display_rating(standing.rating),
+        matches=standing.matches,
+        wins=standing.wins,
+        draws=standing.draws,
+        losses=standing.losses,
+        points=standing.points,
+        basras=standing.basras,
+        best_round=standing.best_round,
+    )

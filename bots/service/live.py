@@ -1,0 +1,74 @@
+"""A table the service is running: its stored row, its engine match, its lock and timer.
+
+The in-memory state always equals what the store holds (or is rebuilt from
+it after a failed write). ``lock`` orders decisions and commits; ``delivery``
+is taken before ``lock`` is let go, so each table's notices leave in the order
+its actions were committed while readers are not held up by slow adapters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from core import Match, Rules
+from storage import Seat, TableRecord
+
+from .clock import Timer
+
+
+class LiveTable:
+    __slots__ = ("delivery", "last_auto", "lock", "match", "record", "rules", "timer")
+
+    def __init__(self, record: TableRecord, match: Match | None = None, *, last_auto: bool = False) -> None:
+        self.record = record
+        self.match = match
+        self.rules = Rules.from_dict(record.rules or None)
+        self.lock = asyncio.Lock()
+        self.delivery = asyncio.Lock()
+        self.timer: Timer | None = None
+        self.last_auto = last_auto
+
+    @property
+    def table_id(self) -> str:
+        return self.record.table_id
+
+    def update(self, record: TableRecord) -> None:
+        self.record = record
+        self.rules = Rules.from_dict(record.rules or None)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+def header(record: TableRecord, key: str, default: Any) -> Any:
+    return (record.header or {}).get(key, default)
+
+
+def capacity(record: TableRecord) -> int:
+    """Seats at the table: 2 or 4."""
+    return int(header(record, "capacity", 4 if record.mode == "2v2" else 2))
+
+
+def turn_seconds(record: TableRecord, default: int) -> int:
+    return int(header(record, "turn_seconds", default))
+
+
+def people(record: TableRecord) -> list[int]:
+    """Seat numbers held by people."""
+    return [i for i, seat in enumerate(record.seats) if seat.player_id is not None]
+
+
+def solo(record: TableRecord) -> bool:
+    """One person against computers: practice, whose clock only waits."""
+    return len(people(record)) == 1
+
+
+def seat_of(record: TableRecord, player_id: str) -> int | None:
+    return next((i for i, s in enumerate(record.seats) if s.player_id == player_id), None)
+
+
+def seat_name(seat: Seat) -> str | None:
+    return seat.name

@@ -1,0 +1,472 @@
+"""The machinery under ``TableService``: the table registry, commits, deliveries, timers.
+
+Every change follows one path: decide under the table's lock, commit to the
+store, update memory, take the delivery lock, let the table lock go, deliver.
+So nothing is sent before it is durable, each table's notices leave in
+commit order, and readers never wait for an adapter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from core import Card, Match
+from core import events as ev
+from core.ai import LEVELS, player
+from storage import (
+    ChatSettings,
+    MatchResult,
+    PlayerProfile,
+    StorageError,
+    Store,
+    TableRecord,
+    VersionConflict,
+)
+
+from ..i18n import resolve_language
+from . import results, viewing
+from .clock import Clock, SystemClock
+from .config import ServiceConfig
+from .errors import MatchOver, NoSuchTable, StaleView
+from .live import LiveTable, capacity, solo, turn_seconds
+from .notices import (
+    ClockWarning,
+    HandUpdated,
+    LobbyClosed,
+    MatchEnded,
+    Notice,
+    Platform,
+    RoundEnded,
+    TableUpdated,
+    YourTurn,
+)
+from .views import EndReason, HandView, LobbyEnd, Preview, TableStatus, TableView
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Decision = tuple[T, list[Notice]]
+
+#: Events the service adds to a match's log next to the engine's own.
+SERVICE_KINDS = frozenset({"resigned", "expired", "auto_played"})
+CORE_KINDS = frozenset(ev.EVENT_TYPES)
+RATING_RETRIES = 3
+
+
+def fold(events: Sequence[Mapping[str, Any]]) -> tuple[Match, bool]:
+    """The match a stored log folds to, and whether its last play was made by the clock."""
+    last_auto, previous = False, None
+    for event in events:
+        if event.get("kind") == "card_played":
+            last_auto = previous == "auto_played"
+        previous = event.get("kind")
+    return Match.from_events([dict(e) for e in events if e.get("kind") in CORE_KINDS]), last_auto
+
+
+class Runner:
+    """State and plumbing shared by the public methods of ``TableService``."""
+
+    def __init__(
+        self,
+        store: Store,
+        platforms: Sequence[Platform] | Mapping[str, Platform],
+        *,
+        clock: Clock | None = None,
+        config: ServiceConfig | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._store = store
+        if isinstance(platforms, Mapping):
+            self._platforms: dict[str, Platform] = dict(platforms)
+        else:
+            self._platforms = {p.name: p for p in platforms}
+        if not self._platforms:
+            raise ValueError("a table service needs at least one platform")
+        self._clock: Clock = clock if clock is not None else SystemClock()
+        self._config = config if config is not None else ServiceConfig()
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._name = "+".join(sorted(self._platforms))
+        self._tables: dict[str, LiveTable] = {}
+        self._by_chat: dict[str, str] = {}
+        self._chat_settings: dict[str, ChatSettings | None] = {}
+        self._chosen_language: dict[str, str | None] = {}
+        self._platform_language: dict[str, str] = {}
+        self._busy = 0
+
+    # -- registry --------------------------------------------------------------
+
+    def _register(self, live: LiveTable) -> None:
+        self._tables[live.table_id] = live
+        self._by_chat[live.record.chat_id] = live.table_id
+
+    def _forget(self, live: LiveTable) -> None:
+        live.cancel_timer()
+        self._tables.pop(live.table_id, None)
+        if self._by_chat.get(live.record.chat_id) == live.table_id:
+            del self._by_chat[live.record.chat_id]
+
+    async def _closed_table(self, table_id: str) -> tuple[TableRecord, Match | None]:
+        """A table no longer open (or never ours), read from the store."""
+        record = await self._store.get_table(table_id)
+        if record is None or record.platform not in self._platforms:
+            raise NoSuchTable(f"no table {table_id!r}")
+        if record.version == 0:
+            return record, None
+        match, _ = fold([e.data for e in await self._store.load_events(table_id)])
+        return record, match
+
+    # -- settings and languages -------------------------------------------------
+
+    async def _settings_of(self, chat_id: str) -> ChatSettings | None:
+        if chat_id not in self._chat_settings:
+            self._chat_settings[chat_id] = await self._store.find_chat_settings(chat_id)
+        return self._chat_settings[chat_id]
+
+    def _chat_language(self, chat_id: str) -> str | None:
+        settings = self._chat_settings.get(chat_id)
+        return settings.language if settings is not None else None
+
+    def _public_language(self, chat_id: str) -> str:
+        return resolve_language(self._chat_language(chat_id), self._config.language)
+
+    def _language_of(self, player_id: str, chat_id: str | None) -> str:
+        return resolve_language(
+            self._chosen_language.get(player_id),
+            self._chat_language(chat_id) if chat_id else None,
+            self._platform_language.get(player_id),
+            self._config.language,
+        )
+
+    async def _know_player(self, player_id: str) -> None:
+        if player_id not in self._chosen_language:
+            profile = await self._store.get_player(player_id)
+            self._chosen_language[player_id] = profile.language if profile else None
+
+    def _turn_seconds(self, record: TableRecord) -> int:
+        return turn_seconds(record, self._config.turn_seconds)
+
+    # -- views -----------------------------------------------------------------
+
+    def _table_view(self, live: LiveTable) -> TableView:
+        assert live.match is not None
+        return viewing.table_view(
+            live.record,
+            live.match,
+            live.rules,
+            self._clock.now(),
+            self._turn_seconds(live.record),
+            last_auto=live.last_auto,
+        )
+
+    def _hand_view(
+        self, live: LiveTable, seat: int, table: TableView | None = None, chosen: Preview | None = None
+    ) -> HandView:
+        assert live.match is not None
+        player_id = live.record.seats[seat].player_id
+        assert player_id is not None
+        return viewing.hand_view(table or self._table_view(live), live.match, seat, player_id, chosen)
+
+    def _match_notices(self, live: LiveTable, events: Sequence[ev.Event] = ()) -> list[Notice]:
+        """Everything one match action tells: round results, the table, the result, hands, the turn."""
+        match, record = live.match, live.record
+        assert match is not None
+        notices: list[Notice] = []
+        public = self._public_language(record.chat_id)
+        table = self._table_view(live)
+        for event in events:
+            if isinstance(event, ev.RoundScored):
+                rounds = viewing.round_views(record, match, table.seats)
+                notices.append(RoundEnded(rounds[event.round_no - 1], public))
+        notices.append(TableUpdated(table, public))
+        if record.status != "running":
+            notices.append(MatchEnded(viewing.match_result_view(record, match, table.seats), public))
+        hands = {}
+        for seat, info in enumerate(record.seats):
+            if info.player_id is not None:
+                hands[seat] = self._hand_view(live, seat, table)
+                notices.append(HandUpdated(hands[seat], self._language_of(info.player_id, record.chat_id)))
+        mover = table.to_move
+        if mover is not None and mover in hands:
+            pid = hands[mover].player_id
+            notices.append(YourTurn(hands[mover], self._language_of(pid, record.chat_id)))
+        return notices
+
+    # -- the one path of every change ---------------------------------------------
+
+    async def _run(self, live: LiveTable, decide: Callable[[], Awaitable[Decision[T]]]) -> T:
+        """Decide and commit under the table lock, then deliver in commit order."""
+        await live.lock.acquire()
+        try:
+            value, notices = await decide()
+            await live.delivery.acquire()
+        finally:
+            live.lock.release()
+        try:
+            await self._deliver(notices)
+        finally:
+            live.delivery.release()
+        return value
+
+    async def _deliver(self, notices: Sequence[Notice]) -> None:
+        if not notices:
+            return
+        platform = self._platforms.get(notices[0].chat_id.partition(":")[0])
+        if platform is None:
+            return
+        try:
+            await platform.deliver(notices)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("delivering %d notices of table %s failed", len(notices), notices[0].table_id)
+
+    async def _reload(self, live: LiveTable) -> None:
+        """Bring memory back to what the store holds (after a refused or failed write)."""
+        record = await self._store.get_table(live.table_id)
+        if record is None:
+            self._forget(live)
+            return
+        live.update(record)
+        if record.version:
+            live.match, live.last_auto = fold([e.data for e in await self._store.load_events(live.table_id)])
+        if not record.is_open:
+            self._forget(live)
+
+    async def _save(self, live: LiveTable, record: TableRecord) -> TableRecord:
+        """Write a row change that is not a match action (lobby, warnings, message refs)."""
+        try:
+            stored = await self._store.update_table(record)
+        except (StorageError, VersionConflict):
+            await self._reload(live)
+            raise
+        live.update(stored)
+        return stored
+
+    # -- match actions -----------------------------------------------------------
+
+    def _next_deadline(self, record: TableRecord, match: Match) -> float | None:
+        now = self._clock.now()
+        if record.status == "lobby":
+            return now + self._config.lobby_idle_seconds
+        if record.status != "running" or match.to_move is None:
+            return None
+        if solo(record):
+            return now + self._config.practice_idle_seconds
+        if record.seats[match.to_move].computer is not None:
+            return None
+        return now + self._turn_seconds(record)
+
+    async def _commit_match(
+        self,
+        live: LiveTable,
+        events: list[dict[str, Any]],
+        *,
+        end: tuple[EndReason, int | None, int | None] | None = None,
+        auto: bool = False,
+    ) -> None:
+        """Append a match action's events with the row's new state (and the result, if it ended).
+
+        The engine match has already taken the action; if the store refuses,
+        memory is rebuilt from the store and the error goes to the caller.
+        """
+        match = live.match
+        assert match is not None
+        record = live.record
+        status = record.status
+        if end is None and match.over:
+            end = ("target", match.winner, None)
+        if end is not None:
+            status = "expired" if end[0] == "expired" else "finished"
+        for attempt in range(RATING_RETRIES):
+            summary: dict[str, Any] | None = None
+            result: MatchResult | None = None
+            if end is not None:
+                before = await self._profiles(record) if results.rated(record) else {}
+                summary, result = results.finish(record, match, *end, before, self._clock.now())
+            update: dict[str, Any] = {"status": status, "warned": False, "result": summary}
+            changed = record.model_copy(update=update)
+            changed = changed.model_copy(update={"deadline": self._next_deadline(changed, match)})
+            try:
+                stored = await self._store.append_events(
+                    record.table_id, record.version, events, table=changed, result=result
+                )
+            except VersionConflict:
+                current = await self._store.get_table(record.table_id)
+                if (
+                    result is not None
+                    and current is not None
+                    and current.version == record.version
+                    and attempt + 1 < RATING_RETRIES
+                ):
+                    continue  # a rating moved under us (another match finished): read it again
+                await self._reload(live)
+                raise StaleView(f"table {record.table_id} moved on") from None
+            except StorageError:
+                await self._reload(live)
+                raise
+            live.update(stored)
+            live.last_auto = auto
+            if not stored.is_open:
+                self._forget(live)
+            else:
+                self._arm(live)
+            return
+
+    async def _profiles(self, record: TableRecord) -> dict[str, PlayerProfile | None]:
+        return {
+            s.player_id: await self._store.get_player(s.player_id)
+            for s in record.seats
+            if s.player_id is not None
+        }
+
+    def _play_events(self, match: Match, seat: int, card: Card, plan: int) -> list[dict[str, Any]]:
+        return [ev.to_dict(e) for e in match.play(seat, card, plan)]
+
+    async def _end(self, live: LiveTable, reason: EndReason, seat: int | None) -> list[Notice]:
+        """Resign ``seat`` (its side loses) or expire the match; returns the notices."""
+        match = live.match
+        if live.record.status != "running" or match is None:
+            raise MatchOver()
+        winner = None if seat is None else 1 - seat % 2
+        kind = "expired" if reason == "expired" else "resigned"
+        event: dict[str, Any] = {"kind": kind, "reason": reason}
+        if seat is not None:
+            event["seat"] = seat
+        await self._commit_match(live, [event], end=(reason, winner, seat))
+        return self._match_notices(live)
+
+    # -- timers ----------------------------------------------------------------------
+
+    def _arm(self, live: LiveTable) -> None:
+        """Schedule the table's next timed step from its state: lobby expiry, computer
+        turn, clock warning, timeout or practice expiry."""
+        live.cancel_timer()
+        record, match = live.record, live.match
+        table_id, version, revision = record.table_id, record.version, record.revision
+        now = self._clock.now()
+        if record.status == "lobby" and record.deadline is not None:
+            live.timer = self._clock.call_at(
+                record.deadline, lambda: self._on_lobby_timer(table_id, revision)
+            )
+            return
+        if record.status != "running" or match is None or match.to_move is None:
+            return
+        if record.seats[match.to_move].computer is not None:
+            when = now + self._config.computer_delay
+            live.timer = self._clock.call_at(when, lambda: self._on_computer_turn(table_id, version))
+            return
+        deadline = record.deadline
+        if deadline is None:
+            return
+        warn_at = deadline - self._config.warning_seconds
+        if not solo(record) and not record.warned and self._config.warning_seconds > 0 and warn_at > now:
+            live.timer = self._clock.call_at(warn_at, lambda: self._on_warning(table_id, version))
+        else:
+            live.timer = self._clock.call_at(deadline, lambda: self._on_deadline(table_id, version))
+
+    def _current(self, table_id: str, version: int) -> LiveTable | None:
+        live = self._tables.get(table_id)
+        if live is None or live.record.version != version or live.record.status != "running":
+            return None
+        return live
+
+    async def _timed(
+        self,
+        table_id: str,
+        work: Callable[[LiveTable], Awaitable[list[Notice]]],
+        still: Callable[[LiveTable], bool],
+    ) -> None:
+        live = self._tables.get(table_id)
+        if live is None:
+            return
+        self._busy += 1
+        try:
+
+            async def decide() -> Decision[None]:
+                if self._tables.get(table_id) is not live or not still(live):
+                    return None, []
+                return None, await work(live)
+
+            await self._run(live, decide)
+        finally:
+            self._busy -= 1
+
+    async def _on_lobby_timer(self, table_id: str, revision: int) -> None:
+        async def work(live: LiveTable) -> list[Notice]:
+            if live.record.deadline is not None and live.record.deadline > self._clock.now():
+                self._arm(live)
+                return []
+            return await self._close_lobby(live, "expired")
+
+        await self._timed(table_id, work, lambda live: live.record.status == "lobby")
+
+    async def _on_computer_turn(self, table_id: str, version: int) -> None:
+        async def work(live: LiveTable) -> list[Notice]:
+            match = live.match
+            assert match is not None and match.to_move is not None
+            seat = match.to_move
+            level = live.record.seats[seat].computer or "beginner"
+            card, plan = self._computer_choice(live, seat, level)
+            events = self._play_events(match, seat, card, plan)
+            await self._commit_match(live, events)
+            return self._match_notices(live, [ev.event_from_dict(e) for e in events])
+
+        await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
+
+    def _computer_choice(self, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
+        assert live.match is not None
+        bot = player(level if level in LEVELS else "beginner", seed=f"{live.table_id}:{live.record.version}")
+        return bot.choose(live.match.view(seat))
+
+    async def _on_warning(self, table_id: str, version: int) -> None:
+        async def work(live: LiveTable) -> list[Notice]:
+            record = live.record
+            assert live.match is not None and live.match.to_move is not None and record.deadline is not None
+            await self._save(live, record.model_copy(update={"warned": True}))
+            self._arm(live)
+            seat = live.match.to_move
+            hand = self._hand_view(live, seat)
+            left = max(0, round(record.deadline - self._clock.now()))
+            return [ClockWarning(hand, left, self._language_of(hand.player_id, record.chat_id))]
+
+        await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
+
+    async def _on_deadline(self, table_id: str, version: int) -> None:
+        async def work(live: LiveTable) -> list[Notice]:
+            record, match = live.record, live.match
+            assert match is not None and match.to_move is not None
+            if record.deadline is None or record.deadline > self._clock.now():
+                self._arm(live)
+                return []
+            seat = match.to_move
+            if solo(record):
+                return await self._end(live, "expired", None)
+            if capacity(record) == 2:
+                return await self._end(live, "timeout", seat)
+            card, plan = self._computer_choice(live, seat, "beginner")
+            events = [{"kind": "auto_played", "seat": seat, "reason": "timeout"}]
+            played = self._play_events(match, seat, card, plan)
+            await self._commit_match(live, events + played, auto=True)
+            return self._match_notices(live, [ev.event_from_dict(e) for e in played])
+
+        await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
+
+    async def _close_lobby(self, live: LiveTable, reason: LobbyEnd) -> list[Notice]:
+        status: TableStatus = "cancelled" if reason == "cancelled" else "expired"
+        await self._save(live, live.record.model_copy(update={"status": status, "deadline": None}))
+        self._forget(live)
+        view = viewing.lobby_view(live.record, live.rules, self._turn_seconds(live.record))
+        return [LobbyClosed(view, reason, self._public_language(live.record.chat_id))]
+
+    async def _load_live(self, record: TableRecord) -> LiveTable:
+        match, last_auto = None, False
+        if record.version:
+            match, last_auto = fold([e.data for e in await self._store.load_events(record.table_id)])
+        for seat in record.seats:
+            if seat.player_id is not None:
+                await self._know_player(seat.player_id)
+        await self._settings_of(record.chat_id)
+        return LiveTable(record, match, last_auto=last_auto)
