@@ -1,0 +1,85 @@
+"""Buttons: the renderer's neutral buttons as Telegram inline keyboards, and deep links.
+
+Callback data is the renderer's ``Action.encode()`` (``b1|play|<table>|<version>|10D|2``,
+well under Telegram's 64 bytes). The one Telegram-only button, the practice
+hint, uses its own prefix. Deep links (``t.me/<bot>?start=<payload>``) open
+the private chat with the bot; their payload is ``h<table>`` (show my hand)
+or ``j<table>`` / ``j<table>_<team>`` (join that lobby).
+
+>>> StartPayload.parse("jabc123def456_1")
+StartPayload(kind='join', table_id='abc123def456', team=1)
+>>> StartPayload("hand", "abc123def456").encode()
+'habc123def456'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ..render import Button
+
+MAX_CALLBACK_BYTES: Final = 64
+HINT_PREFIX: Final = "t1|hint|"
+_TABLE: Final = re.compile(r"^[A-Za-z0-9-]{1,40}$")
+_PAYLOAD: Final = re.compile(r"^([hj])([A-Za-z0-9-]{1,40})(?:_([01]))?$")
+
+
+def inline_button(button: Button) -> InlineKeyboardButton:
+    data = button.action.encode()
+    if len(data.encode()) > MAX_CALLBACK_BYTES:
+        raise ValueError(f"callback data over {MAX_CALLBACK_BYTES} bytes for verb {button.action.verb}")
+    return InlineKeyboardButton(button.label, callback_data=data)
+
+
+def keyboard(
+    rows: Sequence[Sequence[Button]],
+    extra: Iterable[Sequence[InlineKeyboardButton]] = (),
+) -> InlineKeyboardMarkup | None:
+    """The inline keyboard for rendered rows plus Telegram-only rows; None when empty."""
+    built = [[inline_button(b) for b in row] for row in rows if row]
+    built += [list(row) for row in extra if row]
+    return InlineKeyboardMarkup(built) if built else None
+
+
+def hint_data(table_id: str, version: int) -> str:
+    return f"{HINT_PREFIX}{table_id}|{version}"
+
+
+def parse_hint(data: str) -> tuple[str, int] | None:
+    """``(table_id, version)`` of a hint press, or None if ``data`` is not one."""
+    if not data.startswith(HINT_PREFIX):
+        return None
+    table_id, _, version = data[len(HINT_PREFIX):].partition("|")
+    if not _TABLE.match(table_id) or not version.isdigit() or len(version) > 9:
+        return None
+    return table_id, int(version)
+
+
+@dataclass(frozen=True, slots=True)
+class StartPayload:
+    """What a ``/start <payload>`` deep link asks for."""
+
+    kind: Literal["hand", "join"]
+    table_id: str
+    team: int | None = None
+
+    def encode(self) -> str:
+        text = ("h" if self.kind == "hand" else "j") + self.table_id
+        return text if self.team is None else f"{text}_{self.team}"
+
+    @classmethod
+    def parse(cls, text: str) -> StartPayload | None:
+        match = _PAYLOAD.match(text.strip())
+        if match is None:
+            return None
+        letter, table_id, team = match.groups()
+        return cls("hand" if letter == "h" else "join", table_id, int(team) if team else None)
+
+
+def deep_link(bot_username: str, payload: StartPayload) -> str:
+    return f"https://t.me/{bot_username}?start={payload.encode()}"

@@ -1,0 +1,251 @@
+"""Every call that changes what players see goes through here, and none is lost.
+
+The rate limiter (``AIORateLimiter``) already spaces calls to Telegram's flood
+limits and retries a 429 a few times. What is left is handled here:
+
+- an edit that would change nothing is not sent (the last content of each
+  message is remembered), and Telegram's "message is not modified" counts as
+  done;
+- a message that is gone (deleted, too old to edit) is reported as ``GONE`` so
+  the caller posts a new one;
+- a chat the bot may not write to (blocked, never started, kicked) is reported
+  as ``BLOCKED``;
+- a network error is retried at once a couple of times; if Telegram still
+  refuses (flood, outage) the call is reported as ``FAILED`` and the caller
+  hands a repair job to ``Retrier``, which runs it later with back-off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from telegram import Bot, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+
+log = logging.getLogger(__name__)
+
+_REMEMBERED: Final = 20_000
+_INLINE_RETRIES: Final = (0.05, 0.25)
+
+
+class Outcome(Enum):
+    DONE = "done"
+    UNCHANGED = "unchanged"
+    GONE = "gone"
+    BLOCKED = "blocked"
+    FAILED = "failed"
+
+    @property
+    def ok(self) -> bool:
+        return self in (Outcome.DONE, Outcome.UNCHANGED)
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """A message body: Telegram HTML and an optional inline keyboard."""
+
+    html: str
+    markup: InlineKeyboardMarkup | None = None
+
+    def fingerprint(self) -> str:
+        markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
+        return self.html + "\x00" + markup
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    outcome: Outcome
+    message_id: int | None = None
+    retry_after: float = 0.0
+
+
+def _gone(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return any(
+        phrase in text
+        for phrase in (
+            "message to edit not found",
+            "message can't be edited",
+            "message to delete not found",
+            "message identifier is not specified",
+            "message can't be deleted",
+            "chat not found",
+        )
+    )
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "message is not modified" in error.message.lower()
+
+
+class Outbox:
+    """Sends, edits and deletes messages for the adapter, with the rules above."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
+
+    def _remember(self, chat_id: int, message_id: int, content: Content) -> None:
+        key = (chat_id, message_id)
+        self._shown[key] = content.fingerprint()
+        self._shown.move_to_end(key)
+        while len(self._shown) > _REMEMBERED:
+            self._shown.popitem(last=False)
+
+    def forget(self, chat_id: int, message_id: int) -> None:
+        self._shown.pop((chat_id, message_id), None)
+
+    def shows(self, chat_id: int, message_id: int, content: Content) -> bool:
+        """Whether the message is known to show exactly ``content`` already."""
+        return self._shown.get((chat_id, message_id)) == content.fingerprint()
+
+    async def send(self, chat_id: int, content: Content, *, silent: bool = False) -> Sent:
+        async def call() -> int:
+            message = await self.bot.send_message(
+                chat_id,
+                content.html,
+                parse_mode=ParseMode.HTML,
+                reply_markup=content.markup,
+                disable_notification=silent,
+                disable_web_page_preview=True,
+            )
+            return message.message_id
+
+        # A send that timed out may have been carried out: do not repeat it at
+        # once (a duplicate is worse than a later repair, which edits in place).
+        sent = await self._attempt(call, repeat_timeouts=False)
+        if sent.outcome is Outcome.DONE and sent.message_id is not None:
+            self._remember(chat_id, sent.message_id, content)
+        return sent
+
+    async def edit(self, chat_id: int, message_id: int, content: Content) -> Sent:
+        if self.shows(chat_id, message_id, content):
+            return Sent(Outcome.UNCHANGED, message_id)
+
+        async def call() -> int:
+            await self.bot.edit_message_text(
+                content.html,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=content.markup,
+                disable_web_page_preview=True,
+            )
+            return message_id
+
+        sent = await self._attempt(call, repeat_timeouts=True)
+        if sent.outcome.ok:
+            self._remember(chat_id, message_id, content)
+        elif sent.outcome in (Outcome.GONE, Outcome.BLOCKED):
+            self.forget(chat_id, message_id)
+        return sent
+
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        self.forget(chat_id, message_id)
+
+        async def call() -> int:
+            await self.bot.delete_message(chat_id, message_id)
+            return message_id
+
+        return await self._attempt(call, repeat_timeouts=True)
+
+    async def _attempt(self, call: Callable[[], Awaitable[int]], *, repeat_timeouts: bool) -> Sent:
+        for pause in (*_INLINE_RETRIES, None):
+            try:
+                return Sent(Outcome.DONE, await call())
+            except BadRequest as error:
+                if _not_modified(error):
+                    return Sent(Outcome.UNCHANGED)
+                if _gone(error):
+                    return Sent(Outcome.GONE)
+                log.error("Telegram refused a call: %s", error.message)
+                return Sent(Outcome.FAILED)
+            except Forbidden:
+                return Sent(Outcome.BLOCKED)
+            except RetryAfter as error:
+                # The rate limiter already waited and retried; leave the rest to the Retrier.
+                return Sent(Outcome.FAILED, retry_after=error._retry_after.total_seconds())
+            except TimedOut:
+                if not repeat_timeouts or pause is None:
+                    return Sent(Outcome.FAILED)
+            except NetworkError:
+                if pause is None:
+                    return Sent(Outcome.FAILED)
+            except TelegramError as error:
+                log.error("Telegram error: %s", type(error).__name__)
+                return Sent(Outcome.FAILED)
+            await asyncio.sleep(pause)
+        return Sent(Outcome.FAILED)
+
+
+Job = Callable[[], Awaitable[bool]]
+
+
+class Retrier:
+    """Runs repair jobs later: one pending job per key (the newest wins), with back-off.
+
+    A job returns True when done; False (or an exception) schedules it again,
+    up to ``attempts`` times. Jobs are meant to fetch fresh views and redraw,
+    so running one late never shows something outdated.
+    """
+
+    def __init__(self, *, first_delay: float = 1.0, max_delay: float = 60.0, attempts: int = 8) -> None:
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self.attempts = attempts
+        self._jobs: dict[Any, Job] = {}
+        self._tasks: dict[Any, asyncio.Task[None]] = {}
+
+    def schedule(self, key: Any, job: Job, *, delay: float | None = None) -> None:
+        self._jobs[key] = job
+        if key not in self._tasks:
+            task = asyncio.get_running_loop().create_task(self._run(key, delay))
+            self._tasks[key] = task
+
+    @property
+    def pending(self) -> int:
+        return len(self._tasks)
+
+    async def _run(self, key: Any, delay: float | None) -> None:
+        wait = self.first_delay if delay is None else max(delay, 0.05)
+        try:
+            for _ in range(self.attempts):
+                await asyncio.sleep(wait)
+                job = self._jobs[key]
+                try:
+                    done = await job()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("repair job %s failed", key)
+                    done = False
+                if done and self._jobs.get(key) is job:
+                    return
+                if not done:
+                    wait = min(wait * 2, self.max_delay)
+            log.error("gave up repairing %s after %d attempts", key, self.attempts)
+        finally:
+            self._jobs.pop(key, None)
+            self._tasks.pop(key, None)
+
+    async def drain(self, timeout: float = 30.0) -> None:
+        """Wait for pending jobs (tests); gives up quietly after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._tasks and loop.time() < end:
+            await asyncio.wait(list(self._tasks.values()), timeout=end - loop.time())
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._tasks.clear()
+        self._jobs.clear()
