@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..errors import BasraError
 from .base import Player, Suggestion
 from .beginner import Beginner
+from .expert import Expert
 from .moves import Move, legal_moves
 from .reasons import REASONS, Reason
 from .strong import Strong
@@ -20,6 +21,7 @@ from .strong import Strong
 LEVELS: dict[str, type[Player]] = {
     "beginner": Beginner,
     "strong": Strong,
+    "expert": Expert,
 }
 
 
@@ -39,6 +41,7 @@ __all__ = [
     "LEVELS",
     "REASONS",
     "Beginner",
+    "Expert",
     "Move",
     "Player",
     "Reason",

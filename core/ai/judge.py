@@ -25,6 +25,7 @@ from .values import (
     KIND_OF,
     KIND_POINTS,
     KINDS,
+    MAJORITY_SHARE,
     Q_KIND,
     SEVEN_D_KIND,
     majority_gain,
@@ -88,117 +89,156 @@ def _sums_mask(floor: Sequence[Card]) -> int:
     return mask
 
 
+Options = tuple[tuple[tuple[int, int], ...], ...]
+_OPTIONS: dict[int, Options] = {}
+_OPTIONS_LIMIT = 1 << 17
+
+
+def floor_options(floor: Sequence[Card], rules: Rules) -> Options:
+    """For each kind, its captures on ``floor`` as (points, cards) pairs: card
+    points and basra of the capture, played card included, and how many cards
+    it puts in the pile. Cached on the set of floor cards: their order changes
+    which positions are taken, never what a capture is worth."""
+    key = 0
+    for c in floor:
+        key |= 1 << c.index
+    if rules.seven_diamonds_basra == "count":
+        key |= 1 << 52
+    known = _OPTIONS.get(key)
+    if known is not None:
+        return known
+    options: list[tuple[tuple[int, int], ...]] = [()] * KINDS
+    if floor:
+        everything = len(floor)
+        whole_points = pile_points(floor)
+        options[J_KIND] = ((whole_points + 1, everything + 1),)
+        seven = KIND_CARD[SEVEN_D_KIND]
+        options[SEVEN_D_KIND] = (
+            (whole_points + (BASRA_POINTS if is_basra(seven, floor, rules) else 0), everything + 1),
+        )
+        mask = _sums_mask(floor)
+        ranks = {c.rank for c in floor}
+        for kind in range(KINDS):
+            if kind in (J_KIND, SEVEN_D_KIND):
+                continue
+            card = KIND_CARD[kind]
+            if kind in (Q_KIND, K_KIND):
+                if card.rank not in ranks:
+                    continue
+            elif not mask >> card.value & 1:
+                continue
+            found = set()
+            for positions in plan_positions_for(card, floor):
+                points = KIND_POINTS[kind]
+                for i in positions:
+                    points += floor[i].points
+                if len(positions) == everything:
+                    points += BASRA_POINTS
+                found.add((points, len(positions) + 1))
+            options[kind] = tuple(sorted(found, reverse=True))
+    if len(_OPTIONS) >= _OPTIONS_LIMIT:
+        _OPTIONS.clear()
+    result = tuple(options)
+    _OPTIONS[key] = result
+    return result
+
+
+def _best(options: tuple[tuple[int, int], ...], worth: int, taker: int, other: int) -> float:
+    row = MAJORITY_SHARE
+    base = row[taker][other]
+    best = 0.0
+    for points, cards in options:
+        value = points + worth * (row[min(52, taker + cards)][other] - base)
+        if value > best:
+            best = value
+    return best
+
+
 def capture_values(floor: Sequence[Card], rules: Rules, worth: int, taker: int, other: int) -> list[float]:
     """For each kind, what its best capture on ``floor`` is worth to the side that
     plays it, which has taken ``taker`` cards to the other side's ``other``
     (0 when it takes nothing)."""
-    values = [0.0] * KINDS
     if not floor:
-        return values
-    everything = len(floor)
-    whole_points = pile_points(floor)
-    sweep = whole_points + worth * majority_gain(taker, other, everything + 1)
-    values[J_KIND] = sweep + 1
-    values[SEVEN_D_KIND] = sweep + (BASRA_POINTS if is_basra(KIND_CARD[SEVEN_D_KIND], floor, rules) else 0)
-    mask = _sums_mask(floor)
-    ranks = {c.rank for c in floor}
-    for kind in range(KINDS):
-        if kind in (J_KIND, SEVEN_D_KIND):
-            continue
-        card = KIND_CARD[kind]
-        if kind in (Q_KIND, K_KIND):
-            if card.rank not in ranks:
-                continue
-        elif not mask >> card.value & 1:
-            continue
-        best = 0.0
-        for positions in plan_positions_for(card, floor):
-            points = KIND_POINTS[kind]
-            for i in positions:
-                points += floor[i].points
-            if len(positions) == everything:
-                points += BASRA_POINTS
-            value = points + worth * majority_gain(taker, other, len(positions) + 1)
-            if value > best:
-                best = value
-        values[kind] = best
-    return values
-
-
-def chance_of_none(values: Sequence[float], pool: Sequence[int], pool_size: int,
-                   known: Sequence[Card], cards: int) -> float:
-    """The chance that a hand like the one ``expected_best`` weighs holds no
-    card of positive value."""
-    for card in known:
-        if values[KIND_OF[card.index]] > 0:
-            return 0.0
-    draws = min(cards - len(known), pool_size)
-    bad = sum(pool[k] for k, v in enumerate(values) if v > 0)
-    none = 1.0
-    for i in range(draws):
-        if pool_size - bad - i <= 0:
-            return 0.0
-        none *= (pool_size - bad - i) / (pool_size - i)
-    return none
+        return [0.0] * KINDS
+    return [_best(o, worth, taker, other) if o else 0.0 for o in floor_options(floor, rules)]
 
 
 def own_best(hand: Sequence[Card], played: Card, floor: Sequence[Card], rules: Rules,
              worth: int, mine: int, theirs: int) -> float:
     """The best capture the rest of ``hand`` has on ``floor``, to this side."""
-    best = 0.0
     if not floor:
-        return best
-    mask = _sums_mask(floor)
-    ranks = {c.rank for c in floor}
+        return 0.0
+    options = floor_options(floor, rules)
+    best = 0.0
     for card in hand:
         if card is played:
             continue
-        if card.is_sweeper:
-            pass
-        elif card.value:
-            if not mask >> card.value & 1:
-                continue
-        elif card.rank not in ranks:
-            continue
-        for positions in plan_positions_for(card, floor):
-            value: float = capture_value(card, floor, positions, rules)
-            value += worth * majority_gain(mine, theirs, len(positions) + 1)
+        found = options[KIND_OF[card.index]]
+        if found:
+            value = _best(found, worth, mine, theirs)
             if value > best:
                 best = value
     return best
 
 
-def expected_best(values: Sequence[float], pool: Sequence[int], pool_size: int,
-                  known: Sequence[Card], cards: int) -> float:
-    """The expected best of ``values`` over a hand of ``cards`` cards: the
-    ``known`` ones plus the rest drawn from ``pool`` without replacement."""
+def _none_table() -> tuple[tuple[tuple[float, ...], ...], ...]:
+    """NONE[draws][size][marked]: the chance that ``draws`` cards drawn from ``size``
+    cards, ``marked`` of them marked, hold no marked card."""
+    table = []
+    for draws in range(HAND_LIMIT + 1):
+        rows = []
+        for size in range(53):
+            row = []
+            for marked in range(size + 1):
+                none = 1.0
+                for i in range(min(draws, size)):
+                    if size - marked - i <= 0:
+                        none = 0.0
+                        break
+                    none *= (size - marked - i) / (size - i)
+                row.append(none)
+            rows.append(tuple(row))
+        table.append(tuple(rows))
+    return tuple(table)
+
+
+HAND_LIMIT = 4
+NONE = _none_table()
+
+
+def reply(values: Sequence[float], pool: Sequence[int], pool_size: int,
+          known: Sequence[Card], cards: int) -> tuple[float, float]:
+    """Over a hand of ``cards`` cards, the ``known`` ones plus the rest drawn from
+    ``pool`` without replacement: the expected best of ``values``, and the chance
+    that no card in it has a positive value."""
     floor_value = 0.0
     for card in known:
         v = values[KIND_OF[card.index]]
         if v > floor_value:
             floor_value = v
-    draws = min(cards - len(known), pool_size)
+    draws = min(cards - len(known), pool_size, HAND_LIMIT)
     if draws <= 0:
-        return floor_value
-    ranked = sorted((v, k) for k, v in enumerate(values) if v > floor_value and pool[k])
+        return floor_value, 0.0 if floor_value > 0 else 1.0
+    ranked = [(v, pool[k]) for k, v in enumerate(values) if v > floor_value and pool[k]]
     if not ranked:
-        return floor_value
+        return floor_value, 0.0 if floor_value > 0 else 1.0
+    ranked.sort()
+    row = NONE[draws][pool_size]
     total = floor_value
     covered = 0
-    u = pool_size
     for j in range(len(ranked) - 1, -1, -1):
-        v, k = ranked[j]
-        covered += pool[k]
+        v, count = ranked[j]
+        covered += count
         lower = ranked[j - 1][0] if j else floor_value
-        # chance that none of the `covered` best cards is drawn
-        none = 1.0
-        for i in range(draws):
-            if u - covered - i <= 0:
-                none = 0.0
-                break
-            none *= (u - covered - i) / (u - i)
-        total += (v - lower) * (1.0 - none)
-    return total
+        total += (v - lower) * (1.0 - row[covered])
+    quiet = row[covered] if floor_value <= 0 else 0.0
+    return total, quiet
+
+
+def expected_best(values: Sequence[float], pool: Sequence[int], pool_size: int,
+                  known: Sequence[Card], cards: int) -> float:
+    """The expected best of ``values`` over a hand (see ``reply``)."""
+    return reply(values, pool, pool_size, known, cards)[0]
 
 
 def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
@@ -234,19 +274,18 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
         score -= weights.keep_sweeper
     if s.next_cards:
         values = capture_values(left, rules, s.worth, s.theirs, mine)
-        score -= weights.reply * expected_best(values, s.pool, s.pool_size, s.next_known, s.next_cards)
-        if weights.follow and left:
+        expected, quiet = reply(values, s.pool, s.pool_size, s.next_known, s.next_cards)
+        score -= weights.reply * expected
+        if weights.follow and left and quiet > 0:
             # If the reply takes nothing, this side plays next on (about) this floor.
-            quiet = chance_of_none(values, s.pool, s.pool_size, s.next_known, s.next_cards)
-            if quiet > 0:
-                if s.partner_cards:
-                    ours = capture_values(left, rules, s.worth, mine, s.theirs)
-                    follow = expected_best(ours, s.pool, s.pool_size, s.partner_known, s.partner_cards)
-                elif len(s.hand) > 1:
-                    follow = own_best(s.hand, card, left, rules, s.worth, mine, s.theirs)
-                else:
-                    follow = 0.0
-                score += weights.follow * quiet * follow
+            if s.partner_cards:
+                ours = capture_values(left, rules, s.worth, mine, s.theirs)
+                follow = expected_best(ours, s.pool, s.pool_size, s.partner_known, s.partner_cards)
+            elif len(s.hand) > 1:
+                follow = own_best(s.hand, card, left, rules, s.worth, mine, s.theirs)
+            else:
+                follow = 0.0
+            score += weights.follow * quiet * follow
     return score
 
 
