@@ -69,7 +69,7 @@ def choose_team(seats: tuple[Seat, ...], capacity: int, player_id: str, team: in
     if team_counts(seats)[team] >= TEAM_SIZE:
         raise TeamFull()
     moved = seats[index].model_copy(update={"team": team})
-    return (*seats[:index], moved, *seats[index + 1:])
+    return (*seats[:index], moved, *seats[index + 1 :])
 
 
 def seating(seats: tuple[Seat, ...], capacity: int, fill_level: str | None) -> tuple[Seat, ...]:

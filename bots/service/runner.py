@@ -14,7 +14,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from core import Card, Match
+from core import Card, Match, Rules
 from core import events as ev
 from core.ai import LEVELS, player
 from storage import (
@@ -77,8 +77,10 @@ class Runner:
         clock: Clock | None = None,
         config: ServiceConfig | None = None,
         rng: random.Random | None = None,
+        match_factory: Callable[[int, Rules], Match] | None = None,
     ) -> None:
         self._store = store
+        self._match_factory = match_factory
         if isinstance(platforms, Mapping):
             self._platforms: dict[str, Platform] = dict(platforms)
         else:
@@ -144,6 +146,15 @@ class Runner:
         if player_id not in self._chosen_language:
             profile = await self._store.get_player(player_id)
             self._chosen_language[player_id] = profile.language if profile else None
+
+    def _new_match(self, players: int, rules: Rules) -> Match:
+        """A fresh match: shuffled from a seed the service draws, first dealer by lot.
+
+        ``match_factory`` replaces this (tests and replays give their own decks).
+        """
+        if self._match_factory is not None:
+            return self._match_factory(players, rules)
+        return Match.new(players, rules, seed=self._rng.getrandbits(63), dealer=self._rng.randrange(players))
 
     def _turn_seconds(self, record: TableRecord) -> int:
         return turn_seconds(record, self._config.turn_seconds)

@@ -19,7 +19,7 @@ import contextlib
 from types import TracebackType
 from typing import Any, Self
 
-from core import BasraError, Card, Match, Rules
+from core import BasraError, Card, Rules
 from core import events as ev
 from core.ai import LEVELS
 from storage import ChatSettings, OpenTableExists, Seat, StorageError, TableRecord
@@ -77,12 +77,13 @@ TURN_SECONDS_RANGE = (10, 3600)
 class TableService(Runner):
     """Lobbies and matches for the chats of the given platforms.
 
-    ``TableService(store, platforms, *, clock=None, config=None, rng=None)``:
+    ``TableService(store, platforms, *, clock=None, config=None, rng=None, match_factory=None)``:
     ``store`` must be open. ``platforms`` are the adapters notices go to,
     keyed by their ``name`` (``"tg"``, ``"dc"``); tables of other platforms in
     the same database are left alone. ``clock`` defaults to the system clock
     (tests pass a ``ManualClock``); ``rng`` draws seeds and first dealers
-    (seeded in tests). Call ``start()`` (or use ``async with``) before anything
+    (seeded in tests); ``match_factory(players, rules)`` deals matches from
+    given decks instead. Call ``start()`` (or use ``async with``) before anything
     else: it restores every open lobby and match and re-arms their clocks.
     """
 
@@ -380,12 +381,7 @@ class TableService(Runner):
             fill = str(header(record, "level", "beginner")) if record.mode == "practice" else None
             seated = seats_.seating(record.seats, capacity(record), fill)
             practice = any(s.computer is not None for s in seated)
-            match = Match.new(
-                len(seated),
-                live.rules,
-                seed=self._rng.getrandbits(63),
-                dealer=self._rng.randrange(len(seated)),
-            )
+            match = self._new_match(len(seated), live.rules)
             starting = record.model_copy(
                 update={
                     "status": "running",

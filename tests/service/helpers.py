@@ -84,3 +84,24 @@ async def play_out(service: TableService, clock: ManualClock, table_id: str, lim
             continue
         await play_turn(service, table_id, seat.player_id)
     raise AssertionError("the match did not end")
+
+
+def deck_for(hands: list[str], floor: str, players: int = 2) -> list[str]:
+    """A deck dealing these hands (seat 0 first: the dealer is the last seat) and floor."""
+    from core import Card
+
+    cards = [h.split() for h in hands]
+    top = [cards[seat][i] for i in range(4) for seat in range(players)] + floor.split()
+    rest = [c.code for c in Card.deck() if c.code not in top]
+    # Keep jacks and the 7D away from the floor's replacements.
+    return top + rest
+
+
+def factory(*decks: list[str]) -> Any:
+    """A match factory dealing the given decks, the last seat dealing (seat 0 plays first)."""
+    from core import Match, Rules
+
+    def make(players: int, rules: Rules) -> Match:
+        return Match.new(players, rules, decks=list(decks), dealer=players - 1, seed=1)
+
+    return make
