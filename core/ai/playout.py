@@ -14,11 +14,10 @@ from ..cards import Card
 from ..plans import is_basra, plan_positions_for
 from ..rules import Rules
 from ..view import SeatView
-from .judge import BASRA_POINTS, DEFAULT_WEIGHTS, Situation, Weights, capture_values, expected_best, judge
+from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .knowledge import buried_placement, hidden_cards
+from .odds import BASRA_POINTS, HAND_SIZE, floor_options, reply
 from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
-
-HAND_SIZE = 4
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
 
@@ -215,9 +214,9 @@ class World:
             first = (self.dealer + 1) % self.players
             first_side = first % 2
             taker, rest = (mine, theirs) if first_side == side else (theirs, mine)
-            values = capture_values(self.floor, self.rules, self.worth, taker, rest)
+            options = floor_options(self.floor, self.rules)
             stock = kind_counts(self.stock)
-            shot = expected_best(values, stock, len(self.stock), (), HAND_SIZE)
+            shot, _ = reply(options, self.worth, taker, rest, stock, len(self.stock), (), HAND_SIZE)
             score += shot if first_side == side else -shot
         return score
 

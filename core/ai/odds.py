@@ -1,0 +1,179 @@
+"""What a floor offers, and the odds that a hand holds what takes it.
+
+``floor_options`` lists, for each kind of card, the captures it has on a
+floor as (points, cards) pairs; it is cached on the set of floor cards, since
+their order changes which positions are taken but never what a capture is
+worth. ``reply`` weighs those captures over a hand drawn from the cards a
+seat cannot see: the hypergeometric odds say how likely the hand holds one of
+the kinds that would take most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from ..plans import is_basra, plan_positions_for
+from ..rules import Rules
+from .values import (
+    J_KIND,
+    K_KIND,
+    KIND_CARD,
+    KIND_OF,
+    KIND_POINTS,
+    KINDS,
+    MAJORITY_SHARE,
+    Q_KIND,
+    SEVEN_D_KIND,
+)
+
+BASRA_POINTS = 10
+HAND_SIZE = 4
+
+Captures = tuple[tuple[int, int], ...]  # (points, cards) pairs, best points first
+Options = tuple[Captures, ...]  # one entry per kind
+
+_OPTIONS: dict[int, Options] = {}
+_OPTIONS_LIMIT = 1 << 17
+
+
+def pile_points(cards: Sequence[Card]) -> int:
+    return sum(c.points for c in cards)
+
+
+def _sums_mask(floor: Sequence[Card]) -> int:
+    """Bit v set when some number cards on the floor add up to v (v <= 10)."""
+    mask = 1
+    for c in floor:
+        v = c.value
+        if v:
+            mask |= (mask << v) & 0x7FF
+    return mask
+
+
+def floor_options(floor: Sequence[Card], rules: Rules) -> Options:
+    """For each kind, its captures on ``floor`` as (points, cards) pairs: the
+    card points and basra of the capture, played card included, and how many
+    cards it puts in the pile."""
+    key = 0
+    for c in floor:
+        key |= 1 << c.index
+    if rules.seven_diamonds_basra == "count":
+        key |= 1 << 52
+    known = _OPTIONS.get(key)
+    if known is not None:
+        return known
+    options: list[Captures] = [()] * KINDS
+    if floor:
+        everything = len(floor)
+        whole_points = pile_points(floor)
+        options[J_KIND] = ((whole_points + 1, everything + 1),)
+        seven = KIND_CARD[SEVEN_D_KIND]
+        bonus = BASRA_POINTS if is_basra(seven, floor, rules) else 0
+        options[SEVEN_D_KIND] = ((whole_points + bonus, everything + 1),)
+        sums = _sums_mask(floor)
+        ranks = {c.rank for c in floor}
+        for kind in range(KINDS):
+            if kind in (J_KIND, SEVEN_D_KIND):
+                continue
+            card = KIND_CARD[kind]
+            if kind in (Q_KIND, K_KIND):
+                if card.rank not in ranks:
+                    continue
+            elif not sums >> card.value & 1:
+                continue
+            found = set()
+            for positions in plan_positions_for(card, floor):
+                points = KIND_POINTS[kind]
+                for i in positions:
+                    points += floor[i].points
+                if len(positions) == everything:
+                    points += BASRA_POINTS
+                found.add((points, len(positions) + 1))
+            options[kind] = tuple(sorted(found, reverse=True))
+    if len(_OPTIONS) >= _OPTIONS_LIMIT:
+        _OPTIONS.clear()
+    result = tuple(options)
+    _OPTIONS[key] = result
+    return result
+
+
+def best_value(captures: Captures, worth: int, taker: int, other: int) -> float:
+    """The best of ``captures`` to the side that makes it, which has taken ``taker``
+    cards to the other side's ``other``: points plus its better chance at the majority."""
+    row = MAJORITY_SHARE
+    base = row[taker][other]
+    best = 0.0
+    for points, cards in captures:
+        value = points + worth * (row[min(52, taker + cards)][other] - base)
+        if value > best:
+            best = value
+    return best
+
+
+def capture_values(floor: Sequence[Card], rules: Rules, worth: int, taker: int, other: int) -> list[float]:
+    """For each kind, what its best capture on ``floor`` is worth (0 when it takes nothing)."""
+    if not floor:
+        return [0.0] * KINDS
+    return [best_value(o, worth, taker, other) if o else 0.0 for o in floor_options(floor, rules)]
+
+
+def _none_table() -> tuple[tuple[tuple[float, ...], ...], ...]:
+    """NONE[draws][size][marked]: the chance that ``draws`` cards drawn from ``size``
+    cards, ``marked`` of them marked, hold no marked card."""
+    table = []
+    for draws in range(HAND_SIZE + 1):
+        rows = []
+        for size in range(53):
+            row = []
+            for marked in range(size + 1):
+                none = 1.0
+                for i in range(min(draws, size)):
+                    if size - marked - i <= 0:
+                        none = 0.0
+                        break
+                    none *= (size - marked - i) / (size - i)
+                row.append(none)
+            rows.append(tuple(row))
+        table.append(tuple(rows))
+    return tuple(table)
+
+
+NONE = _none_table()
+
+
+def reply(options: Options, worth: int, taker: int, other: int, pool: Sequence[int], pool_size: int,
+          known: Sequence[Card], cards: int) -> tuple[float, float]:
+    """For a hand of ``cards`` cards, the ``known`` ones plus the rest drawn from
+    ``pool`` (kind counts) without replacement: the expected value of its best
+    capture in ``options``, and the chance that it has no capture of any value."""
+    sure = 0.0
+    for card in known:
+        captures = options[KIND_OF[card.index]]
+        if captures:
+            v = best_value(captures, worth, taker, other)
+            if v > sure:
+                sure = v
+    quiet = 0.0 if sure > 0 else 1.0
+    draws = min(cards - len(known), pool_size, HAND_SIZE)
+    if draws <= 0:
+        return sure, quiet
+    ranked = []
+    for kind in range(KINDS):
+        captures = options[kind]
+        if captures and pool[kind]:
+            v = best_value(captures, worth, taker, other)
+            if v > sure:
+                ranked.append((v, pool[kind]))
+    if not ranked:
+        return sure, quiet
+    ranked.sort()
+    row = NONE[draws][pool_size]
+    total = sure
+    covered = 0
+    for j in range(len(ranked) - 1, -1, -1):
+        v, count = ranked[j]
+        covered += count
+        lower = ranked[j - 1][0] if j else sure
+        total += (v - lower) * (1.0 - row[covered])
+    return total, quiet * row[covered]
