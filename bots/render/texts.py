@@ -1,92 +1,265 @@
-"""Rendering each view (signatures; bodies follow in the same module)."""
+"""Rendering the table, the hands and the lobby: the messages a match is played through.
+
+Public renderings (lobby, table) take only public views, which hold no hand
+card; a hand is rendered only from a ``HandView`` meant for its owner.
+"""
 
 from __future__ import annotations
 
-from core import Rules
-
-from ..i18n import Translator
-from ..service.errors import ServiceError
-from ..service.notices import ClockWarning, Notice, YourTurn
-from ..service.views import (
-    HandView,
-    LeaderboardView,
-    LobbyView,
-    MatchResultView,
-    RoundResultView,
-    SettingsView,
-    StatsView,
-    TableView,
-)
+from ..i18n import Translator, card_label
+from ..i18n.words import cards_count, deals_left, level_name, team_name, turn_of, your_turn
+from ..service.notices import ClockWarning, YourTurn
+from ..service.views import HandView, LobbyView, PlayDescription, TableView
+from .actions import Action, Button
+from .common import clock_text, floor_text, listed, run_of, scores_line, seat_name, side_name, variants_line
+from .markup import Line, Span, Text
 from .rendered import Rendered
+
+CARDS_PER_ROW = 4
+
+
+# -- lobby ---------------------------------------------------------------------
 
 
 def render_lobby(lobby: LobbyView, t: Translator) -> Rendered:
     """The lobby message: mode, seats by team, variants, clock; join/leave/team/computer/start/cancel."""
-    raise NotImplementedError
+    title = {
+        "1v1": t.gettext("Basra: new table, one against one"),
+        "2v2": t.gettext("Basra: new table, two against two"),
+        "practice": t.gettext("Basra: practice against the computer"),
+    }[lobby.mode]
+    lines = [Line.of(Span(title, bold=True))]
+    if lobby.capacity == 4:
+        for team in (0, 1):
+            members = lobby.team(team)
+            shown = listed(t, [seat_name(t, s) for s in members]) or "—"
+            lines.append(Line.of(t.gettext("{team}: {players}", team=team_name(t, team), players=shown)))
+    else:
+        shown = listed(t, [seat_name(t, s) for s in lobby.seats])
+        lines.append(Line.of(t.gettext("Players: {players}", players=shown)))
+    lines.append(
+        Line.of(t.gettext("Seats taken: {taken} of {seats}", taken=len(lobby.seats), seats=lobby.capacity))
+    )
+    lines.append(Line.of(variants_line(t, lobby.rules)))
+    lines.append(Line.of(t.gettext("Turn clock: {clock}", clock=clock_text(lobby.turn_seconds))))
+    if lobby.status != "lobby":
+        closed = {
+            "running": t.gettext("The match has started."),
+            "finished": t.gettext("The match has started."),
+            "cancelled": t.gettext("This table was cancelled."),
+            "expired": t.gettext("This table closed: nobody touched it for 15 minutes."),
+        }.get(lobby.status, t.gettext("This table is closed."))
+        lines.append(Line.of(Span(closed, bold=True)))
+        return Rendered(Text.of(*lines))
+    if lobby.can_start:
+        lines.append(Line.of(t.gettext("Ready: the creator can start the match.")))
+    else:
+        lines.append(Line.of(t.gettext("Waiting for players…")))
+    tid = lobby.table_id
+    rows: list[tuple[Button, ...]] = [
+        (
+            Button(t.gettext("Join"), Action("join", tid), "primary"),
+            Button(t.gettext("Leave"), Action("leave", tid)),
+        )
+    ]
+    if lobby.capacity == 4:
+        rows.append(tuple(Button(team_name(t, team), Action("team", tid, arg=str(team))) for team in (0, 1)))
+    creator_row = [
+        Button(
+            t.gettext("Add computer ({level})", level=level_name(t, "beginner")),
+            Action("computer", tid, arg="beginner"),
+        )
+    ]
+    if lobby.has_computer:
+        creator_row.append(Button(t.gettext("Remove a computer"), Action("uncomputer", tid)))
+    rows.append(tuple(creator_row))
+    last = [Button(t.gettext("Cancel"), Action("cancel", tid), "danger")]
+    if lobby.can_start:
+        last.insert(0, Button(t.gettext("Start"), Action("start", tid), "success"))
+    rows.append(tuple(last))
+    return Rendered(Text.of(*lines), tuple(rows))
+
+
+# -- the table -------------------------------------------------------------------
+
+
+def describe_play(t: Translator, table: TableView, play: PlayDescription) -> str:
+    """ "Alice played 10♦ and took 4♠ 6♥: basra!" / "… which stays on the floor"."""
+    who = seat_name(t, table.seats[play.seat])
+    card = card_label(play.card)
+    if not play.taken:
+        text = t.gettext("{name} played {card}; it stays on the floor.", name=who, card=card)
+    elif play.basra:
+        text = t.gettext(
+            "{name} played {card} and took {cards}: basra!", name=who, card=card, cards=run_of(play.taken)
+        )
+    else:
+        text = t.gettext(
+            "{name} played {card} and took {cards}.", name=who, card=card, cards=run_of(play.taken)
+        )
+    if play.auto:
+        # TRANSLATORS: after a play made by the turn clock for a player who did not play in time.
+        text += " " + t.gettext("(played for them: time ran out)")
+    return text
+
+
+def _turn_line(t: Translator, table: TableView, viewer: int | None, now: float | None) -> str | None:
+    if table.to_move is None:
+        return None
+    if table.to_move == viewer:
+        line = your_turn(t)
+    else:
+        seat = table.seats[table.to_move]
+        line = (
+            turn_of(t, seat.name or "?")
+            if seat.computer is None
+            else t.gettext("{name} is thinking…", name=seat_name(t, seat))
+        )
+    left = table.seconds_left
+    if table.deadline is not None and now is not None:
+        left = max(0, int(table.deadline - now + 0.999))
+    if left is not None:
+        line += " · " + t.gettext("{clock} left", clock=clock_text(left))
+    return line
+
+
+def _end_line(t: Translator, table: TableView) -> str:
+    if table.status == "expired":
+        return t.gettext("Practice match closed after a day without play.")
+    if table.winner is None:
+        return t.gettext("The match is over.")
+    return t.gettext("The match is over: {side} won.", side=side_name(t, table.seats, table.winner))
+
+
+def _table_lines(t: Translator, table: TableView, viewer: int | None, now: float | None) -> list[Line]:
+    lines = [
+        Line.of(
+            Span(t.gettext("Basra · round {round}", round=table.round_no), bold=True),
+        ),
+        Line.of(scores_line(t, table.seats, table.scores, table.rules.target)),
+        Line.of(Span(t.gettext("Floor: {cards}", cards=floor_text(t, table.floor)), bold=True)),
+    ]
+    for seat in table.seats:
+        marker = "▶ " if table.to_move == seat.seat and table.running else "· "
+        label = seat_name(t, seat)
+        if table.players == 4:
+            label = t.gettext("{name} ({team})", name=label, team=team_name(t, seat.team))
+        lines.append(
+            Line.of(marker + t.gettext("{name}: {cards}", name=label, cards=cards_count(t, seat.cards)))
+        )
+    if table.running:
+        stock = t.gettext("Stock: {cards}", cards=cards_count(t, table.stock))
+        lines.append(Line.of(f"{stock} · {deals_left(t, table.deals_left)}"))
+    if table.carry:
+        lines.append(Line.of(t.gettext("Carried majority: {points} more points", points=table.carry)))
+    if table.last_play is not None:
+        lines.append(Line.of(describe_play(t, table, table.last_play)))
+    if table.running:
+        turn = _turn_line(t, table, viewer, now)
+        if turn:
+            lines.append(Line.of(Span(turn, bold=True)))
+    else:
+        lines.append(Line.of(Span(_end_line(t, table), bold=True)))
+    return lines
 
 
 def render_table(table: TableView, t: Translator, *, now: float | None = None) -> Rendered:
     """The public table message (no hand card): floor, seats with card counts, turn and
     time left (from ``now`` when given), deals left, scores, carried majority, last play;
     a "my hand" button."""
-    raise NotImplementedError
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if table.running:
+        buttons = ((Button(t.gettext("My hand"), Action("hand", table.table_id, table.version), "primary"),),)
+    mention: tuple[str, ...] = ()
+    if table.running and table.to_move is not None and table.seats[table.to_move].player_id:
+        mention = (table.seats[table.to_move].player_id or "",)
+    return Rendered(Text.of(*_table_lines(t, table, None, now)), buttons, mention)
+
+
+# -- a hand ----------------------------------------------------------------------
 
 
 def render_hand(hand: HandView, t: Translator, *, now: float | None = None) -> Rendered:
     """A private hand: floor, the hand as card buttons, scores and turn; with a preview,
     the selected card's plans (numbered buttons when several), basra or "takes nothing",
     confirm and back."""
-    raise NotImplementedError
+    table = hand.table
+    lines = _table_lines(t, table, hand.seat, now)
+    preview = hand.preview
+    tid, version = table.table_id, table.version
+    rows: list[tuple[Button, ...]] = []
+    if table.running:
+        lines.append(Line.of(Span(t.gettext("Your hand: {cards}", cards=run_of(hand.hand)), bold=True)))
+    if preview is None or not table.running:
+        cards = [Button(card_label(c), Action("card", tid, version, card=c)) for c in hand.hand]
+        rows.extend(tuple(cards[i : i + CARDS_PER_ROW]) for i in range(0, len(cards), CARDS_PER_ROW))
+        return Rendered(Text.of(*lines), tuple(rows))
+    card = card_label(preview.card)
+    choice = preview.choice
+    marked = choice.positions if choice is not None else ()
+    lines.append(Line.of(""))
+    lines.append(Line.of(Span(t.gettext("Selected: {card}", card=card), bold=True)))
+    lines.append(Line.of(t.gettext("Floor: {cards}", cards=floor_text(t, table.floor, marked))))
+    if not preview.plans:
+        lines.append(Line.of(t.gettext("{card} takes nothing: it stays on the floor.", card=card)))
+    else:
+        for plan in preview.plans:
+            mark = "▶ " if plan.number == preview.selected else "  "
+            text = t.gettext("{number}) takes {cards}", number=plan.number, cards=run_of(plan.taken))
+            if plan.basra:
+                text += " · " + t.gettext("basra!")
+            lines.append(Line.of(mark + text))
+        if preview.selected == 0:
+            lines.append(Line.of(t.gettext("{card} is laid on the floor without taking.", card=card)))
+    if not hand.your_turn:
+        lines.append(Line.of(t.gettext("Not your turn yet: you can look, not play.")))
+    if len(preview.plans) > 1 or preview.can_lay:
+        choices = [
+            Button(
+                str(p.number),
+                Action("plan", tid, version, card=preview.card, plan=p.number),
+                "primary" if p.number == preview.selected else "secondary",
+            )
+            for p in preview.plans
+        ]
+        if preview.can_lay:
+            choices.append(
+                Button(
+                    t.gettext("Lay it"),
+                    Action("plan", tid, version, card=preview.card, plan=0),
+                    "primary" if preview.selected == 0 else "secondary",
+                )
+            )
+        rows.append(tuple(choices))
+    rows.append(
+        (
+            Button(
+                t.gettext("Play {card}", card=card),
+                Action("play", tid, version, card=preview.card, plan=preview.selected),
+                "success",
+            ),
+            Button(t.gettext("Back"), Action("back", tid, version)),
+        )
+    )
+    return Rendered(Text.of(*lines), tuple(rows))
 
 
 def render_turn_notice(notice: YourTurn, t: Translator) -> Rendered:
     """The short "your turn" ping (the hand itself comes with ``render_hand``)."""
-    raise NotImplementedError
+    table = notice.hand.table
+    text = your_turn(t)
+    if table.seconds_left is not None:
+        text += " · " + t.gettext("{clock} left", clock=clock_text(table.seconds_left))
+    button = Button(t.gettext("My hand"), Action("hand", table.table_id, table.version), "primary")
+    return Rendered(Text.of(Line.of(Span(text, bold=True))), ((button,),), (notice.player_id,))
 
 
 def render_warning(notice: ClockWarning, t: Translator) -> Rendered:
     """ "30 seconds left" for the player whose clock is running."""
-    raise NotImplementedError
-
-
-def render_round_result(result: RoundResultView, t: Translator) -> Rendered:
-    """A round's points breakdown per side and the totals."""
-    raise NotImplementedError
-
-
-def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
-    """Who won and why, final scores, profile points and rating moves."""
-    raise NotImplementedError
-
-
-def render_help(t: Translator) -> Rendered:
-    """What the bot does and its commands (platform-neutral names)."""
-    raise NotImplementedError
-
-
-def render_rules(t: Translator, rules: Rules | None = None) -> Rendered:
-    """A summary of RULES.md, with the chat's variants when given."""
-    raise NotImplementedError
-
-
-def render_settings(settings: SettingsView, t: Translator) -> Rendered:
-    """The chat's variants, clock and language, with buttons to change them."""
-    raise NotImplementedError
-
-
-def render_stats(stats: StatsView, t: Translator) -> Rendered:
-    raise NotImplementedError
-
-
-def render_leaderboard(board: LeaderboardView, t: Translator) -> Rendered:
-    raise NotImplementedError
-
-
-def render_error(error: ServiceError, t: Translator) -> Rendered:
-    """A refusal, short; with the fresh view's rendering when the error carries one."""
-    raise NotImplementedError
-
-
-def render_notice(notice: Notice, *, now: float | None = None) -> Rendered:
-    """Any notice, in its own ``lang``."""
-    raise NotImplementedError
+    # TRANSLATORS: the turn-clock warning; {n} is seconds (30 by default).
+    text = t.ngettext(
+        "Hurry: {n} second left to play!", "Hurry: {n} seconds left to play!", notice.seconds_left
+    )
+    table = notice.hand.table
+    button = Button(t.gettext("My hand"), Action("hand", table.table_id, table.version), "primary")
+    return Rendered(Text.of(Line.of(Span(text, bold=True))), ((button,),), (notice.player_id,))

@@ -1,0 +1,39 @@
+"""Rendering any outbound notice in its own language."""
+
+from __future__ import annotations
+
+from ..i18n import translator
+from ..service.notices import (
+    ClockWarning,
+    HandUpdated,
+    LobbyClosed,
+    LobbyUpdated,
+    MatchEnded,
+    Notice,
+    RoundEnded,
+    TableUpdated,
+    YourTurn,
+)
+from .outcomes import render_match_result, render_round_result
+from .rendered import Rendered
+from .texts import render_hand, render_lobby, render_table, render_turn_notice, render_warning
+
+
+def render_notice(notice: Notice, *, now: float | None = None) -> Rendered:
+    """Any notice, in its own ``lang``."""
+    t = translator(notice.lang)
+    if isinstance(notice, (LobbyUpdated, LobbyClosed)):
+        return render_lobby(notice.lobby, t)
+    if isinstance(notice, TableUpdated):
+        return render_table(notice.table, t, now=now)
+    if isinstance(notice, HandUpdated):
+        return render_hand(notice.hand, t, now=now)
+    if isinstance(notice, YourTurn):
+        return render_turn_notice(notice, t)
+    if isinstance(notice, ClockWarning):
+        return render_warning(notice, t)
+    if isinstance(notice, RoundEnded):
+        return render_round_result(notice.result, t)
+    if isinstance(notice, MatchEnded):
+        return render_match_result(notice.result, t)
+    raise TypeError(f"not a notice: {notice!r}")

@@ -1,0 +1,168 @@
+"""The shared renderer: both languages, card labels, isolates, buttons, and no hand card in public."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bots.i18n import translator
+from bots.i18n.bidi import LRI, PDI
+from bots.render import (
+    Action,
+    render_error,
+    render_hand,
+    render_help,
+    render_leaderboard,
+    render_lobby,
+    render_notice,
+    render_rules,
+    render_settings,
+    render_stats,
+    render_table,
+)
+from bots.service import BadInput, HandUpdated, ManualClock, NotYourTurn, TableService
+from tests.service.helpers import ALICE, BADR, CARLA, DINA, GROUP, FakePlatform, play_out
+
+LABEL = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♣♦♥♠])")
+SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def labels_in(text: str) -> set[str]:
+    return {rank + SUITS[suit] for rank, suit in LABEL.findall(text)}
+
+
+@pytest.mark.parametrize("mode", ["1v1", "2v2"])
+async def test_no_public_message_ever_shows_a_card_in_someones_hand(
+    service: TableService, clock: ManualClock, platform: FakePlatform, mode: str
+) -> None:
+    people = (ALICE, BADR) if mode == "1v1" else (ALICE, BADR, CARLA, DINA)
+    lobby = await service.new_lobby(GROUP, ALICE, mode)  # type: ignore[arg-type]
+    for person in people[1:]:
+        await service.join(lobby.table_id, person)
+    await service.start_match(lobby.table_id, ALICE)
+    await play_out(service, clock, lobby.table_id)
+    scanned = 0
+    for batch in platform.batches:
+        hidden = {c for n in batch if isinstance(n, HandUpdated) for c in n.hand.hand}
+        for notice in batch:
+            if not notice.public:
+                continue
+            for lang in ("ar", "en"):
+                rendered = render_notice(notice.__class__(**{**_fields(notice), "lang": lang}))
+                text = rendered.plain()
+                shown = labels_in(text)
+                if notice.kind == "round_ended":
+                    shown -= {"2C", "10D"}  # the points breakdown names them
+                assert not shown & hidden, (notice.kind, shown & hidden, text)
+                for button in (b for row in rendered.buttons for b in row):
+                    assert button.action.card is None
+                scanned += 1
+    assert scanned > 50
+
+
+def _fields(notice: object) -> dict[str, object]:
+    return {name: getattr(notice, name) for name in notice.__dataclass_fields__}  # type: ignore[attr-defined]
+
+
+async def started(service: TableService) -> str:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    await service.start_match(lobby.table_id, ALICE)
+    return lobby.table_id
+
+
+async def test_the_table_shows_the_floor_in_order_with_symbols_in_an_isolate(service: TableService) -> None:
+    table = await service.table(await started(service))
+    for lang in ("ar", "en"):
+        text = render_table(table, translator(lang)).plain()
+        floor = " ".join(c[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[c[-1]] for c in table.floor)
+        assert f"{LRI}{floor}{PDI}" in text
+    assert "الأرض" in render_table(table, translator("ar")).plain()
+    assert "Floor" in render_table(table, translator("en")).plain()
+
+
+async def test_a_hand_renders_its_cards_as_buttons_and_a_preview_with_confirm(service: TableService) -> None:
+    table_id = await started(service)
+    table = await service.table(table_id)
+    mover = table.seats[table.to_move or 0].player_id or ""
+    hand = await service.hand(table_id, mover)
+    rendered = render_hand(hand, translator("en"))
+    actions = [b.action for row in rendered.buttons for b in row]
+    assert [a.card for a in actions] == list(hand.hand)
+    assert all(a.verb == "card" and a.version == hand.version for a in actions)
+    preview = await service.preview(table_id, mover, hand.hand[0])
+    for lang, confirm in (("en", "Play"), ("ar", "العب")):
+        shown = render_hand(preview, translator(lang))
+        labels = shown.labels()
+        assert any(label.startswith(confirm) for label in labels)
+        play = next(b.action for row in shown.buttons for b in row if b.action.verb == "play")
+        assert (play.card, play.version) == (hand.hand[0], hand.version)
+        assert Action.decode(play.encode()) == play
+        assert len(play.encode().encode()) <= 64
+
+
+async def test_takes_nothing_and_basra_are_said_in_both_languages(service: TableService) -> None:
+    from bots.service import HandView, PlanOption, Preview
+
+    table_id = await started(service)
+    table = await service.table(table_id)
+    hand = await service.hand(table_id, table.seats[0].player_id or "")
+    nothing = HandView(table, 0, hand.player_id, hand.hand, Preview(hand.hand[0], (), 0, False))
+    assert "takes nothing" in render_hand(nothing, translator("en")).plain()
+    assert "لا تأكل شيئًا" in render_hand(nothing, translator("ar")).plain()
+    basra = Preview(
+        hand.hand[0], (PlanOption(1, table.floor, tuple(range(len(table.floor))), True),), 1, False
+    )
+    sweep = HandView(table, 0, hand.player_id, hand.hand, basra)
+    assert "basra!" in render_hand(sweep, translator("en")).plain()
+    assert "باصرة!" in render_hand(sweep, translator("ar")).plain()
+
+
+async def test_lobby_buttons_and_texts(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE, "2v2")
+    en = render_lobby(lobby, translator("en"))
+    verbs = [b.action.verb for row in en.buttons for b in row]
+    assert verbs[:2] == ["join", "leave"] and "team" in verbs and "cancel" in verbs and "start" not in verbs
+    assert "الفريق أ" in render_lobby(lobby, translator("ar")).plain()
+
+
+async def test_results_show_the_points_breakdown(
+    service: TableService, clock: ManualClock, platform: FakePlatform
+) -> None:
+    table_id = await started(service)
+    await play_out(service, clock, table_id)
+    round_text = render_notice(platform.of("round_ended")[0]).plain()
+    assert "الجولة" in round_text or "Round" in round_text
+    result = platform.of("match_ended")[-1].result
+    en = render_notice(platform.of("match_ended")[-1].__class__(result, "en")).plain()
+    assert "The match is over" in en and "profile points" in en and "rating" in en
+
+
+async def test_info_messages_in_both_languages(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    await service.start_match(lobby.table_id, ALICE)
+    await service.resign(lobby.table_id, BADR.player_id)
+    for lang in ("ar", "en"):
+        t = translator(lang)
+        assert render_help(t, {"new": "/newgame"}).plain().count("/newgame") == 1
+        assert "121" in render_rules(t).plain()
+        settings = render_settings(await service.settings(GROUP), t)
+        assert len(settings.buttons) == 6
+        mine = await service.stats(ALICE.player_id)
+        assert mine.line is not None
+        assert str(mine.line.rating) in render_stats(mine, t).plain()
+        board = render_leaderboard(await service.leaderboard(GROUP), t).plain()
+        assert board.count("\n") >= 2
+    assert "الباصرة" in render_rules(translator("ar")).plain()
+
+
+async def test_errors_are_short_and_translated(service: TableService) -> None:
+    error = NotYourTurn(name="بدر")
+    assert render_error(error, translator("en")).plain() == "It is \u2068بدر\u2069's turn, not yours."
+    assert "الدور على" in render_error(error, translator("ar")).plain()
+    with pytest.raises(BadInput):
+        Action.decode("b1|play|x|notanumber")
+    with pytest.raises(BadInput):
+        Action.decode("b1|play|abc|3|ZZ")
