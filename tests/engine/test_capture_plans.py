@@ -200,7 +200,7 @@ def limit_candidates(card: Card, floor: list[Card]) -> list[Card]:
 RULES = st.sampled_from([Rules(), Rules(seven_diamonds_basra="count")])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.data(), RULES)
 def test_capture_plans_agree_with_the_reference_on_random_floors(data: st.DataObject, rules: Rules) -> None:
     card = data.draw(st.sampled_from(Card.deck()))
@@ -209,7 +209,7 @@ def test_capture_plans_agree_with_the_reference_on_random_floors(data: st.DataOb
     check_against_reference(card, limit_candidates(card, floor), rules)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_capture_plans_agree_with_the_reference_on_floors_of_small_number_cards(data: st.DataObject) -> None:
     card = data.draw(st.sampled_from([c for c in NUMBERS if c.value >= 4]))
@@ -218,7 +218,7 @@ def test_capture_plans_agree_with_the_reference_on_floors_of_small_number_cards(
     check_against_reference(card, floor, Rules())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_capture_plans_agree_with_the_reference_on_floors_of_20_number_cards(data: st.DataObject) -> None:
     card = data.draw(st.sampled_from([c for c in NUMBERS if 2 <= c.value <= 8]))
@@ -232,7 +232,7 @@ def test_capture_plans_agree_with_the_reference_on_floors_of_20_number_cards(dat
     check_against_reference(card, floor, Rules())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_plans_that_differ_only_by_interchangeable_cards_are_one_plan(data: st.DataObject) -> None:
     card = data.draw(st.sampled_from(NUMBERS))
