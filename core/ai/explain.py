@@ -33,8 +33,6 @@ def sweepers_of(floor: tuple[Card, ...], cards: Iterable[Card], view: SeatView) 
 def describe(view: SeatView, move: Move) -> Reason:
     """The reason for playing ``move`` from ``view``: what it takes, what it leaves."""
     card = move.card
-    if len(view.hand) == 1:
-        return Reason("only_card", {"card": card})
     if move.plan:
         taken = (*move.taken, card)
         if move.basra:
@@ -43,10 +41,14 @@ def describe(view: SeatView, move: Move) -> Reason:
         if not left:
             return Reason("sweep", {"card": card, "taken": move.taken, "points": move.points})
         if len(left) == 1:
+            if not move.points:
+                return Reason("take_lone_plain", {"taken": move.taken, "left": left[0]})
             return Reason("take_lone", {"taken": move.taken, "points": move.points, "left": left[0]})
         if move.points:
             return Reason("take_clean", {"taken": move.taken, "points": move.points})
         return Reason("take_majority", {"taken": move.taken, "cards": len(taken)})
+    if len(view.hand) == 1:
+        return Reason("only_card", {"card": card})
     if not view.floor:
         return Reason("lay_empty", {"card": card})
     kept = [c for c in view.hand if c.is_sweeper and c is not card]

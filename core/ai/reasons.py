@@ -57,6 +57,9 @@ REASONS: dict[str, Template] = {
         "takes {taken} ({points} points) though it leaves {left} alone",
         "points",
     ),
+    "take_lone_plain": NR_(
+        "takes {taken} though it leaves {left} alone",
+    ),
     "take_majority": NR_(
         "takes {taken}: {cards} card towards the majority",
         "takes {taken}: {cards} cards towards the majority",
