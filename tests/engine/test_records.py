@@ -312,3 +312,28 @@ def test_replay_of_a_play_with_an_empty_plan_number_names_the_play(tmp_path: Pat
     record["plays"][0] += "/"
     message = broken(tmp_path, json.dumps(record))
     assert "play 1" in message
+
+
+def test_replay_reads_standard_input_for_a_dash() -> None:
+    match = Match.new(2, seed=9)
+    result = subprocess.run(
+        [sys.executable, "-m", "core", "replay", "-"],
+        cwd=ROOT,
+        input=json.dumps(match.to_record()),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["floor"] == codes(match.floor)
+
+
+def test_a_play_in_a_round_the_record_has_no_deck_for_is_refused() -> None:
+    match = Match.new(2, seed=9)
+    play_round(match)
+    assert match.to_move is not None
+    match.play(match.to_move, match.hand(match.to_move)[0])
+    record = match.to_record()
+    record["decks"] = record["decks"][:1]
+    with pytest.raises(RecordError, match=rf"play {len(record['plays'])}.*round 2"):
+        Match.from_record(record)

@@ -212,3 +212,17 @@ def test_7d_by_count_changes_nothing_for_other_cards() -> None:
     floor = cards("AC 2D 3H 4S")
     for card in ("10S", "JS"):
         assert capture_plans(Card.parse(card), floor, COUNT) == capture_plans(Card.parse(card), floor)
+
+
+def test_the_majority_fields_work_apart_from_each_other() -> None:
+    carry_3 = Rules(majority_points=3)
+    match = Match.new(2, carry_3, decks=[find_deck(tie, rules=carry_3)])
+    round_events(match)
+    assert match.rounds[0].carry_out == 3
+    assert match.carry == 3
+    split_30 = Rules(majority_tie="split")
+    match = Match.new(2, split_30, decks=[find_deck(tie, rules=split_30)])
+    round_events(match)
+    summary = match.rounds[0]
+    assert summary.breakdown[0].majority == summary.breakdown[1].majority == 30
+    assert summary.carry_out == 0
