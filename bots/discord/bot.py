@@ -1,0 +1,118 @@
+"""The Discord client: the table service underneath, slash commands and buttons on top.
+
+``setup_hook`` (after login, before the gateway) opens the database, starts
+the service (which restores every lobby and match and re-arms their clocks),
+registers the persistent buttons and syncs the slash commands. ``close``
+stops the service's clocks and closes the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from storage import SqliteStore
+
+from ..service import Clock, ServiceConfig, SystemClock, TableService
+from .buttons import ActionButton, HintButton
+from .commands import BasraGroup, Commands
+from .delivery import DiscordPlatform
+from .hands import OpenHands
+from .presses import Presses
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BotOptions:
+    """What the bot needs besides its token (see ``settings.DiscordSettings``).
+
+    ``guild_id``: sync the commands to that server only (they show at once);
+    otherwise globally. ``retry_delays``/``retry_later``: how sends are retried
+    when Discord is busy (see ``delivery``).
+    """
+
+    database: Path = Path("basra.sqlite3")
+    config: ServiceConfig = field(default_factory=ServiceConfig)
+    guild_id: int | None = None
+    retry_delays: Sequence[float] = (1.0,)
+    retry_later: float = 30.0
+
+
+class BasraBot(discord.Client):
+    def __init__(self, options: BotOptions, *, clock: Clock | None = None) -> None:
+        super().__init__(
+            intents=discord.Intents.none() | discord.Intents(guilds=True),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.options = options
+        self.clock: Clock = clock or SystemClock()
+        # simcord and discord.py's conventions both look for the tree here.
+        self.tree = app_commands.CommandTree(self)
+        self.hands = OpenHands()
+        self.platform = DiscordPlatform(
+            self,
+            self.hands,
+            now=self.clock.now,
+            retry_delays=options.retry_delays,
+            retry_later=options.retry_later,
+        )
+        self.presses = Presses(self)
+        self.commands_impl = Commands(self)
+        self.tree.add_command(BasraGroup(self.commands_impl))
+        self.store: SqliteStore | None = None
+        self._service: TableService | None = None
+        self._chores: set[asyncio.Task[Any]] = set()
+        self._closing = False
+
+    @property
+    def service(self) -> TableService:
+        if self._service is None:
+            raise RuntimeError("the bot has not started")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ActionButton, HintButton)
+        self.store = SqliteStore(self.options.database)
+        await self.store.open()
+        self._service = TableService(
+            self.store, [self.platform], clock=self.clock, config=self.options.config
+        )
+        self.platform.service = self._service
+        await self._service.start()
+        if self.options.guild_id is not None:
+            guild = discord.Object(self.options.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("ready: %d commands synced", len(self.tree.get_commands()))
+
+    async def close(self) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        self.platform.cancel_retries()
+        for task in list(self._chores):
+            task.cancel()
+        if self._service is not None:
+            await self._service.close()
+        await self.platform.wait_idle()
+        if self.store is not None:
+            await self.store.close()
+        await super().close()
+
+    def after_interaction(self, chat_id: str) -> None:
+        """A press or command in a channel: send whatever failed there before."""
+        if self._service is None or self.is_closed():
+            return
+        task = asyncio.get_running_loop().create_task(self.platform.flush_chat(chat_id))
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)

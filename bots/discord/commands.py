@@ -1,0 +1,314 @@
+"""The ``/basra`` slash commands: new, rules, score, leaderboard, settings, resign, help, hand.
+
+Each command is one service call and one answer. Answers only the invoker
+needs are ephemeral; the lobby is public (it is the answer to ``/basra new``
+when it can be, so the channel sees who opened it).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+
+from ..i18n import Translator, translator
+from ..render import (
+    Action,
+    render_help,
+    render_leaderboard,
+    render_rules,
+    render_settings,
+    render_stats,
+    render_table,
+)
+from ..service import (
+    BadInput,
+    BadSetting,
+    HandView,
+    NoOpenTable,
+    ServiceError,
+    SettingsView,
+    TableView,
+)
+from ..service.views import TableMode
+from . import texts
+from .delivery import hand_parts
+from .messages import embed_of, message_parts
+from .presses import chat_of, may_change_settings, person_of
+from .replies import Reply
+from .texts import bilingual
+
+if TYPE_CHECKING:
+    from .bot import BasraBot
+
+log = logging.getLogger(__name__)
+
+MODES = [
+    Choice(name=bilingual(texts.MODE_1V1), value="1v1"),
+    Choice(name=bilingual(texts.MODE_2V2), value="2v2"),
+    Choice(name=bilingual(texts.MODE_PRACTICE), value="practice"),
+]
+LANGUAGES = [
+    Choice(name=bilingual(texts.LANGUAGE_AR), value="ar"),
+    Choice(name=bilingual(texts.LANGUAGE_EN), value="en"),
+    Choice(name=bilingual(texts.LANGUAGE_AUTO), value="auto"),
+]
+VARIANTS = [
+    Choice(name=bilingual(texts.VARIANT_TARGET_100), value="target 100"),
+    Choice(name=bilingual(texts.VARIANT_SMALL_MAJORITY), value="small majority"),
+    Choice(name=bilingual(texts.VARIANT_OPTIONAL_CAPTURE), value="optional capture"),
+    Choice(name=bilingual(texts.VARIANT_7D_COUNT), value="7D by count"),
+]
+SCOPES = [
+    Choice(name=bilingual(texts.SCOPE_CHANNEL), value="channel"),
+    Choice(name=bilingual(texts.SCOPE_GLOBAL), value="global"),
+]
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class Commands:
+    """What each command does, apart from how Discord declares it."""
+
+    def __init__(self, bot: BasraBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    async def t_for(self, interaction: discord.Interaction[Any]) -> Translator:
+        return translator(await self.service.language(chat_of(interaction), person_of(interaction)))
+
+    async def run(
+        self,
+        interaction: discord.Interaction[Any],
+        name: str,
+        mode: Literal["ephemeral", "public"],
+        work: Any,
+    ) -> None:
+        """Answer a command, turning refusals into a short private reply."""
+        reply = Reply(interaction, mode)
+        try:
+            await work(reply)
+        except ServiceError as error:
+            t = await self.t_for(interaction)
+            await reply.tell(error.message(t))
+        except Exception:
+            await self.bot.presses.failed(interaction, name)
+        self.bot.after_interaction(chat_of(interaction))
+
+    # -- each command ------------------------------------------------------------
+
+    async def new(self, reply: Reply, mode: TableMode, players: int | None) -> None:
+        interaction = reply.interaction
+        t = await self.t_for(interaction)
+        permissions = interaction.app_permissions
+        if not (permissions.send_messages and permissions.embed_links):
+            await reply.tell(t.gettext(texts.MISSING_PERMISSIONS))
+            return
+        chat = chat_of(interaction)
+        seats = players if mode == "practice" else None
+        claims = self.bot.platform.chat_claims
+        claims[chat] = reply  # the lobby notice answers the command with the lobby itself
+        try:
+            await reply.within(self.service.new_lobby(chat, person_of(interaction), mode, players=seats))
+        finally:
+            if claims.get(chat) is reply:
+                del claims[chat]
+        if not reply.done:  # the lobby went out as a channel message (or will, when Discord allows)
+            await reply.tell(t.gettext(texts.OPENED))
+
+    async def rules(self, reply: Reply) -> None:
+        t = await self.t_for(reply.interaction)
+        settings: SettingsView = await reply.within(self.service.settings(chat_of(reply.interaction)))
+        await reply.show(**message_parts(render_rules(t, settings.rules), "info"))
+
+    async def score(self, reply: Reply, member: discord.abc.User | None) -> None:
+        interaction = reply.interaction
+        t = await self.t_for(interaction)
+        chat = chat_of(interaction)
+        who = member or interaction.user
+        stats = await reply.within(self.service.stats(f"dc:{who.id}", chat))
+        embeds = []
+        table = await self.service.open_table(chat)
+        if isinstance(table, TableView):
+            table_text = render_table(table, t, now=self.bot.clock.now())
+            embeds.append(embed_of(table_text, "table"))
+        embeds.append(embed_of(render_stats(stats, t), "info"))
+        await reply.show(embeds=embeds)
+
+    async def leaderboard(self, reply: Reply, scope: str) -> None:
+        t = await self.t_for(reply.interaction)
+        chat = chat_of(reply.interaction) if scope == "channel" else None
+        board = await reply.within(self.service.leaderboard(chat))
+        await reply.show(**message_parts(render_leaderboard(board, t), "info"))
+
+    async def settings(
+        self,
+        reply: Reply,
+        variant: str | None,
+        on: bool | None,
+        clock: int | None,
+        language: str | None,
+        my_language: str | None,
+    ) -> None:
+        interaction = reply.interaction
+        chat = chat_of(interaction)
+        if my_language is not None:
+            await self.service.set_player_language(person_of(interaction), _language(my_language))
+        t = await self.t_for(interaction)
+        if (variant, clock, language) != (None, None, None):
+            if not may_change_settings(interaction):
+                await reply.tell(t.gettext(texts.NEEDS_MANAGE_CHANNELS))
+                return
+            if variant is not None:
+                await self.set_variant(chat, variant, on)
+            if clock is not None:
+                await self.service.set_turn_seconds(chat, clock)
+            if language is not None:
+                await self.service.set_chat_language(chat, _language(language))
+            t = await self.t_for(interaction)
+        settings = await reply.within(self.service.settings(chat))
+        await reply.show(**message_parts(render_settings(settings, t), "info"))
+
+    async def set_variant(self, chat: str, variant: str, on: bool | None) -> SettingsView:
+        if on is None:  # no on/off given: switch it
+            current = dict((await self.service.settings(chat)).variants)
+            if variant not in current:
+                raise BadSetting(f"unknown variant {variant!r}")
+            on = not current[variant]
+        return await self.service.set_variant(chat, variant, on)  # type: ignore[no-any-return]
+
+    async def apply_setting(
+        self, chat: str, interaction: discord.Interaction[Any], action: Action
+    ) -> SettingsView:
+        """A settings button: a variant on or off, a turn clock, a language."""
+        if action.verb == "variant" and action.arg:
+            on = None if action.plan is None else bool(action.plan)
+            return await self.set_variant(chat, action.arg, on)
+        if action.verb == "clock" and action.arg and action.arg.isdigit():
+            return await self.service.set_turn_seconds(chat, int(action.arg))  # type: ignore[no-any-return]
+        if action.verb == "lang":
+            return await self.service.set_chat_language(chat, _language(action.arg))  # type: ignore[no-any-return]
+        raise BadInput(f"bad settings button {action.verb!r}")
+
+    async def resign(self, reply: Reply) -> None:
+        interaction = reply.interaction
+        t = await self.t_for(interaction)
+        await reply.within(self.service.resign_in_chat(chat_of(interaction), f"dc:{interaction.user.id}"))
+        await reply.tell(t.gettext(texts.RESIGNED))
+
+    async def help(self, reply: Reply) -> None:
+        t = await self.t_for(reply.interaction)
+        await reply.show(**message_parts(render_help(t), "info"))
+
+    async def hand(self, reply: Reply) -> None:
+        """The invoker's hand in this channel's match, fresh (like the "My hand" button)."""
+        interaction = reply.interaction
+        t = await self.t_for(interaction)
+        table = await reply.within(self.service.open_table(chat_of(interaction)))
+        if not isinstance(table, TableView):
+            raise NoOpenTable()
+        pid = f"dc:{interaction.user.id}"
+        if table.seat_of(pid) is None:
+            await reply.tell(t.gettext(texts.NO_HAND))
+            return
+        hand: HandView = await self.service.hand(table.table_id, pid)
+        slot = self.bot.hands.open(table.table_id, pid, reply)
+        await reply.show(**hand_parts(hand, t, now=self.bot.clock.now()))
+        slot.version = hand.version
+
+
+def _mode(value: str) -> TableMode:
+    if value not in ("1v1", "2v2", "practice"):
+        raise BadInput(f"unknown mode {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def _language(choice: str | None) -> str | None:
+    return choice if choice in ("ar", "en") else None
+
+
+class BasraGroup(app_commands.Group):
+    """``/basra …``: Discord's declaration of the commands (names English, texts bilingual)."""
+
+    def __init__(self, commands: Commands) -> None:
+        super().__init__(name="basra", description=bilingual(texts.GROUP), guild_only=True)
+        self.impl = commands
+
+    @app_commands.command(name="new", description=bilingual(texts.NEW))
+    @app_commands.describe(mode=bilingual(texts.NEW_MODE), players=bilingual(texts.NEW_PLAYERS))
+    @app_commands.choices(mode=MODES)
+    async def new(
+        self, interaction: discord.Interaction[Any], mode: Choice[str], players: Literal[2, 4] | None = None
+    ) -> None:
+        await self.impl.run(
+            interaction, "new", "public", lambda r: self.impl.new(r, _mode(mode.value), players)
+        )
+
+    @app_commands.command(name="rules", description=bilingual(texts.RULES))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "rules", "ephemeral", self.impl.rules)
+
+    @app_commands.command(name="score", description=bilingual(texts.SCORE))
+    @app_commands.describe(player=bilingual(texts.SCORE_PLAYER))
+    async def score(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
+        await self.impl.run(interaction, "score", "ephemeral", lambda r: self.impl.score(r, player))
+
+    @app_commands.command(name="leaderboard", description=bilingual(texts.LEADERBOARD))
+    @app_commands.describe(scope=bilingual(texts.LEADERBOARD_SCOPE))
+    @app_commands.choices(scope=SCOPES)
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], scope: Choice[str] | None = None
+    ) -> None:
+        value = scope.value if scope is not None else "channel"
+        await self.impl.run(
+            interaction, "leaderboard", "ephemeral", lambda r: self.impl.leaderboard(r, value)
+        )
+
+    @app_commands.command(name="settings", description=bilingual(texts.SETTINGS))
+    @app_commands.describe(
+        variant=bilingual(texts.SETTINGS_VARIANT),
+        on=bilingual(texts.SETTINGS_ON),
+        clock=bilingual(texts.SETTINGS_CLOCK),
+        language=bilingual(texts.SETTINGS_LANGUAGE),
+        my_language=bilingual(texts.SETTINGS_MY_LANGUAGE),
+    )
+    @app_commands.choices(variant=VARIANTS, language=LANGUAGES, my_language=LANGUAGES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        variant: Choice[str] | None = None,
+        on: bool | None = None,
+        clock: app_commands.Range[int, 10, 3600] | None = None,
+        language: Choice[str] | None = None,
+        my_language: Choice[str] | None = None,
+    ) -> None:
+        await self.impl.run(
+            interaction,
+            "settings",
+            "ephemeral",
+            lambda r: self.impl.settings(
+                r,
+                variant.value if variant else None,
+                on,
+                clock,
+                language.value if language else None,
+                my_language.value if my_language else None,
+            ),
+        )
+
+    @app_commands.command(name="resign", description=bilingual(texts.RESIGN))
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "resign", "ephemeral", self.impl.resign)
+
+    @app_commands.command(name="help", description=bilingual(texts.HELP))
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "help", "ephemeral", self.impl.help)
+
+    @app_commands.command(name="hand", description=bilingual(texts.HAND))
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "hand", "ephemeral", self.impl.hand)

@@ -1,0 +1,276 @@
+"""Button presses: one renderer action in, one service call, one answer out.
+
+Who pressed is Discord's ``interaction.user``; the payload says which table,
+which view version and what to do. The service checks the rest (seat, turn,
+version) and refuses with a ``ServiceError``, which becomes a short reply in
+the presser's language, seen only by them; nothing changes. A hand message is
+ephemeral, so only its owner can press it, but its payload is still checked.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from ..i18n import Translator, translator
+from ..render import Action, render_settings
+from ..service import (
+    BadInput,
+    HandView,
+    LobbyView,
+    Person,
+    ServiceError,
+    StaleView,
+    TableView,
+    chat_id,
+    player_id,
+)
+from .delivery import hand_parts
+from .hints import hint_text
+from .messages import message_parts
+from .replies import Reply
+from .texts import FAILED, NEEDS_MANAGE_CHANNELS
+
+if TYPE_CHECKING:
+    from .bot import BasraBot
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
+HAND_VERBS = frozenset({"card", "plan", "back", "play", "resign"})
+SETTING_VERBS = frozenset({"variant", "clock", "lang"})
+
+
+def person_of(interaction: discord.Interaction[Any]) -> Person:
+    """The presser as the service knows people.
+
+    Discord has no Arabic locale, so the client's locale says nothing useful
+    about an Arabic speaker; the language comes from the person's or the
+    channel's setting, else ``BASRA_LANGUAGE``.
+    """
+    user = interaction.user
+    return Person(player_id("dc", user.id), user.display_name)
+
+
+def chat_of(interaction: discord.Interaction[Any]) -> str:
+    assert interaction.channel_id is not None
+    return chat_id("dc", interaction.channel_id)
+
+
+def may_change_settings(interaction: discord.Interaction[Any]) -> bool:
+    """Channel settings are for people who may manage the channel (anyone in a DM)."""
+    return interaction.guild is None or interaction.permissions.manage_channels
+
+
+class Presses:
+    def __init__(self, bot: BasraBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    async def t_for(self, interaction: discord.Interaction[Any]) -> Translator:
+        return translator(await self.service.language(chat_of(interaction), person_of(interaction)))
+
+    # -- entry points ------------------------------------------------------------
+
+    async def handle(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        try:
+            if action.verb in LOBBY_VERBS:
+                await self._lobby(interaction, action)
+            elif action.verb == "hand":
+                await self._open_hand(interaction, action)
+            elif action.verb in HAND_VERBS:
+                await self._on_hand(interaction, action)
+            elif action.verb in SETTING_VERBS:
+                await self._setting(interaction, action)
+            else:
+                raise BadInput(f"verb {action.verb!r} has no button here")
+        except ServiceError as error:
+            await self._refuse(interaction, error)
+        except Exception:
+            await self.failed(interaction, "button")
+        self.bot.after_interaction(chat_of(interaction))
+
+    async def refuse_payload(self, interaction: discord.Interaction[Any], error: BadInput) -> None:
+        """A payload no renderer made (forged or garbled): say so, do nothing."""
+        log.info("refused a malformed button payload from %s", interaction.user.id)
+        await self._refuse(interaction, error)
+
+    async def hint(self, interaction: discord.Interaction[Any], table_id: str, version: int) -> None:
+        """The practice hint: what the computer would play from this hand, and why."""
+        try:
+            t = await self.t_for(interaction)
+            pid = player_id("dc", interaction.user.id)
+            reply = Reply(interaction, "update")
+            slot = self.bot.hands.open(table_id, pid, reply)
+            hand: HandView = await reply.within(self.service.hand(table_id, pid))
+            if hand.version != version:
+                await self._show_hand(slot, hand, t, note=StaleView().message(t))
+            elif not hand.table.practice or not hand.your_turn:
+                await self._show_hand(slot, hand, t)
+            else:
+                await self._show_hand(slot, hand, t, note=hint_text(hand, t))
+        except ServiceError as error:
+            await self._refuse(interaction, error)
+        except Exception:
+            await self.failed(interaction, "hint")
+
+    async def failed(self, interaction: discord.Interaction[Any], where: str) -> None:
+        """Anything unexpected: one logged error, a short apology to the presser."""
+        await self.bot.on_error(f"basra_{where}", interaction)
+        try:
+            t = await self.t_for(interaction)
+            text = t.gettext(FAILED)
+        except Exception:
+            text = FAILED
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    # -- lobby: the public lobby message ----------------------------------------------
+
+    async def _lobby(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        person = person_of(interaction)
+        table_id = action.table_id
+        reply = Reply(interaction, "update")
+        service = self.service
+        calls: dict[str, Any] = {
+            "join": lambda: service.join(table_id, person, _team(action)),
+            "leave": lambda: service.leave(table_id, person),
+            "team": lambda: service.choose_team(table_id, person, _team(action, required=True)),
+            "computer": lambda: service.add_computer(
+                table_id, person, action.arg or "beginner", _team(action)
+            ),
+            "uncomputer": lambda: service.remove_computer(table_id, person),
+            "start": lambda: service.start_match(table_id, person),
+            "cancel": lambda: service.cancel(table_id, person),
+        }
+        await self._claiming(reply, calls[action.verb]())
+
+    async def _claiming(self, reply: Reply, work: Awaitable[T]) -> T:
+        """Run ``work`` letting its notices answer the press by editing the pressed message."""
+        claims = self.bot.platform.message_claims
+        message_id = reply.message_id
+        if message_id is not None:
+            claims[message_id] = reply
+        try:
+            value = await reply.within(work)
+        finally:
+            if message_id is not None and claims.get(message_id) is reply:
+                del claims[message_id]
+        if not reply.done:
+            await reply.ack()
+        return value
+
+    # -- the hand ------------------------------------------------------------------
+
+    async def _open_hand(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        """ "My hand" on the table message: a fresh ephemeral hand, whatever the version."""
+        pid = player_id("dc", interaction.user.id)
+        reply = Reply(interaction, "ephemeral")
+        hand: HandView = await reply.within(self.service.hand(action.table_id, pid))
+        slot = self.bot.hands.open(action.table_id, pid, reply)
+        await self._show_hand(slot, hand, await self.t_for(interaction))
+
+    async def _on_hand(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        """A press on a hand message: preview a card or a plan, go back, confirm, resign."""
+        pid = player_id("dc", interaction.user.id)
+        table_id = action.table_id
+        t = await self.t_for(interaction)
+        reply = Reply(interaction, "update")
+        slot = self.bot.hands.open(table_id, pid, reply)
+        service = self.service
+        try:
+            if action.verb == "play":
+                if action.card is None:
+                    raise BadInput("confirm without a card")
+                played: HandView = await reply.within(
+                    service.play(table_id, pid, action.version, action.card, action.plan)
+                )
+                if slot.version < played.version:  # its own notice did not show it already
+                    await self._show_hand(slot, played, t)
+                return
+            if action.verb == "resign":
+                await reply.within(service.resign(table_id, pid))
+                if not reply.done:
+                    await reply.ack()
+                return
+            if action.verb == "back" or action.card is None:
+                hand: HandView = await reply.within(service.hand(table_id, pid))
+            else:
+                hand = await reply.within(service.preview(table_id, pid, action.card, action.plan))
+            if hand.version != action.version:
+                # An old hand (its token ran out, or from before a restart): the floor moved.
+                fresh = hand if action.verb == "back" else await service.hand(table_id, pid)
+                await self._show_hand(slot, fresh, t, note=StaleView().message(t))
+                return
+            await self._show_hand(slot, hand, t)
+            slot.card = hand.preview.card if hand.preview is not None else None
+            slot.plan = hand.preview.selected if hand.preview is not None else None
+        except ServiceError as error:
+            fresh = error.fresh if isinstance(error.fresh, HandView) else None
+            if fresh is None and not isinstance(error, StaleView) and action.card is not None:
+                try:  # keep the card selected: the refusal is about it
+                    fresh = await service.preview(table_id, pid, action.card, action.plan)
+                except ServiceError:
+                    fresh = None
+            if fresh is None:
+                try:
+                    fresh = await service.hand(table_id, pid)
+                except ServiceError:
+                    self.bot.hands.drop(table_id, pid, slot)
+                    raise error from None
+            await self._show_hand(slot, fresh, t, note=error.message(t))
+
+    async def _show_hand(self, slot: Any, hand: HandView, t: Translator, note: str | None = None) -> None:
+        await slot.reply.show(**hand_parts(hand, t, now=self.bot.clock.now(), note=note))
+        slot.version = max(slot.version, hand.version)
+
+    # -- channel settings (the ephemeral settings message) ----------------------------
+
+    async def _setting(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        t = await self.t_for(interaction)
+        reply = Reply(interaction, "update")
+        chat = chat_of(interaction)
+        if not may_change_settings(interaction):
+            await reply.tell(t.gettext(NEEDS_MANAGE_CHANNELS))
+            return
+        settings = await reply.within(self.bot.commands_impl.apply_setting(chat, interaction, action))
+        await reply.show(**message_parts(render_settings(settings, t), "info"))
+
+    # -- refusals -------------------------------------------------------------------
+
+    async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
+        """The refusal, seen only by the presser. A fresh public view, when the refusal
+        carries one, goes to the public message (another press may have missed it)."""
+        t = await self.t_for(interaction)
+        text = error.message(t)
+        if isinstance(error.fresh, LobbyView | TableView):
+            await self.bot.platform.flush_chat(error.fresh.chat_id)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as http:
+            log.info("a refusal could not be sent (HTTP %s)", http.status)
+
+
+def _team(action: Action, *, required: bool = False) -> int | None:
+    """The team a lobby button names (0 = A, 1 = B): in its argument, or its plan field."""
+    for value in (action.arg, action.plan):
+        if value is not None and str(value) in ("0", "1"):
+            return int(value)
+    if required:
+        raise BadInput("team button without a team")
+    return None

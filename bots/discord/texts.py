@@ -1,0 +1,70 @@
+"""Words only the Discord bot says (everything else comes from ``bots.render``).
+
+Slash-command descriptions are shown by the Discord client before any message
+of ours, in the client's locale. Discord has no Arabic locale, so a
+localization cannot carry Arabic; each description is therefore written in
+both languages, Arabic first (``bilingual``). Command and option names stay
+English: Discord wants them short, lower case and the same for everyone.
+"""
+
+from __future__ import annotations
+
+from ..i18n import N_, translator
+
+# -- replies -------------------------------------------------------------------------
+
+FAILED = N_("Something went wrong. Nothing you played is lost: press My hand to see the table again.")
+NEEDS_MANAGE_CHANNELS = N_("Only members who can manage this channel can change its settings.")
+NEEDS_CHANNEL = N_("Basra is played in a server channel, not here.")
+MISSING_PERMISSIONS = N_("I need permission to send messages and embed links in this channel.")
+RESIGNED = N_("You resigned the match.")
+NO_HAND = N_("You have no cards in a running match in this channel.")
+HINT = N_("Hint: {move}")
+OPENED = N_("The table is open in this channel.")
+
+# -- slash commands (descriptions at most 100 characters, both languages) -------------
+
+GROUP = N_("Basra, the Egyptian card game")
+NEW = N_("Open a table in this channel")
+NEW_MODE = N_("Who plays")
+NEW_PLAYERS = N_("Practice: 2 or 4 seats")
+MODE_1V1 = N_("1 v 1")
+MODE_2V2 = N_("2 v 2 with partners")
+MODE_PRACTICE = N_("Practice against the computer")
+RULES = N_("How to play")
+SCORE = N_("A player's results and rating")
+SCORE_PLAYER = N_("Whose results (you if empty)")
+LEADERBOARD = N_("The best players")
+LEADERBOARD_SCOPE = N_("This channel or everywhere")
+SCOPE_CHANNEL = N_("This channel")
+SCOPE_GLOBAL = N_("Everywhere")
+SETTINGS = N_("Variants, turn clock and language")
+SETTINGS_VARIANT = N_("A rule variant to turn on or off")
+SETTINGS_ON = N_("On or off (for the variant)")
+SETTINGS_CLOCK = N_("Seconds per turn")
+SETTINGS_LANGUAGE = N_("This channel's language")
+SETTINGS_MY_LANGUAGE = N_("Your own language, everywhere")
+LANGUAGE_AR = N_("Arabic")
+LANGUAGE_EN = N_("English")
+LANGUAGE_AUTO = N_("Default")
+VARIANT_TARGET_100 = N_("Match to 100")
+VARIANT_SMALL_MAJORITY = N_("Small majority")
+VARIANT_OPTIONAL_CAPTURE = N_("Optional capture")
+VARIANT_7D_COUNT = N_("7♦ basra by count")
+RESIGN = N_("Resign the running match")
+HELP = N_("What this bot does")
+HAND = N_("Show my hand again")
+
+MAX_DESCRIPTION = 100
+
+
+def bilingual(msgid: str, limit: int = MAX_DESCRIPTION) -> str:
+    """``msgid`` in Arabic and English, for texts the Discord client shows by itself.
+
+    >>> bilingual("Basra, the Egyptian card game").endswith("Basra, the Egyptian card game")
+    True
+    """
+    arabic = translator("ar").gettext(msgid)
+    english = translator("en").gettext(msgid)
+    both = f"{arabic} · {english}" if arabic != english else english
+    return both if len(both) <= limit else arabic[:limit]
