@@ -1,7 +1,8 @@
 """The store on one SQLite file, through aiosqlite.
 
 One connection serves the whole process and an asyncio lock serializes its
-use, so each write is one ``BEGIN IMMEDIATE ... COMMIT`` that no other task's
+use, so each write is one ``BEGIN IMMEDIATE ... COMMIT`` (writes queued
+meanwhile share it, each in its own savepoint) that no other task's
 statements can slip into. ``BEGIN IMMEDIATE`` also takes the file's write lock
 up front, so processes sharing the file (a Telegram and a Discord bot) queue
 instead of failing half-way. A write runs shielded from cancellation: once
@@ -11,17 +12,19 @@ started it commits or rolls back whole, whatever happens to the caller.
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self, TypeVar
 
 import aiosqlite
 
-from . import codec, ranking, schema
-from .errors import NotFound, OpenTableExists, StorageError, VersionConflict
+from . import codec, ranking, schema, tablesql
+from .errors import NotFound, StorageError
 from .models import (
     DEFAULT_MU,
     DEFAULT_RATING,
@@ -38,16 +41,74 @@ from .models import (
 
 T = TypeVar("T")
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]
+SyncWork = Callable[[sqlite3.Connection], T]
+
+
+@dataclass(slots=True)
+class _Pending:
+    work: Any
+    sync: bool
+    future: asyncio.Future[Any]
+
+
+async def _in_thread(conn: aiosqlite.Connection, work: SyncWork[T]) -> T:
+    """Run ``work`` on the plain sqlite3 connection in aiosqlite's worker thread.
+
+    aiosqlite (0.20-0.22) offers no public call for this; ``_execute`` and
+    ``_conn`` are what its own methods use.
+    """
+    value: T = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
+    return value
+
+
+def _begin(db: sqlite3.Connection, path: str) -> None:
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as error:  # busy past the timeout, disk gone ...
+        raise StorageError(f"cannot write {path!r}: {error}") from error
+
+
+def _wrapped(error: BaseException, path: str) -> BaseException:
+    if isinstance(error, sqlite3.Error):
+        wrapped = StorageError(f"writing {path!r} failed: {error}")
+        wrapped.__cause__ = error
+        return wrapped
+    return error
+
+
+def _run_batch(db: sqlite3.Connection, *, batch: list[_Pending], path: str) -> list[tuple[bool, Any]]:
+    """One transaction for a group of sync writes, each in its own savepoint."""
+    _begin(db, path)
+    outcomes: list[tuple[bool, Any]] = []
+    grouped = len(batch) > 1
+    try:
+        for pending in batch:
+            if grouped:
+                db.execute("SAVEPOINT write")
+            try:
+                value = pending.work(db)
+            except Exception as error:
+                if grouped:
+                    db.execute("ROLLBACK TO write")
+                    db.execute("RELEASE write")
+                elif db.in_transaction:
+                    db.execute("ROLLBACK")
+                outcomes.append((False, _wrapped(error, path)))
+                continue
+            if grouped:
+                db.execute("RELEASE write")
+            outcomes.append((True, value))
+        if db.in_transaction:
+            db.execute("COMMIT")
+    except BaseException as error:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise _wrapped(error, path) from error
+    return outcomes
+
 
 _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
-_INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({})".format(
-    ", ".join(codec.TABLE_COLUMNS), ", ".join(f":{c}" for c in codec.TABLE_COLUMNS)
-)
-_FIXED_COLUMNS: Final = ("table_id", "version", "created_at")
-_UPDATE_TABLE: Final = "UPDATE tables SET {}, version = :new_version WHERE table_id = :table_id".format(
-    ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS)
-)
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
 VALUES (:chat_id, :language, :rules, :turn_seconds, :ai_delay_ms, :updated_at)
@@ -81,6 +142,8 @@ class SqliteStore:
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._writes: set[asyncio.Task[Any]] = set()
+        self._queue: list[_Pending] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     # Life cycle --------------------------------------------------------------
 
@@ -128,80 +191,102 @@ class SqliteStore:
                 raise StorageError(f"reading {str(self.path)!r} failed: {error}") from error
 
     async def _write(self, work: Work[T]) -> T:
-        """Run ``work`` as one transaction that a cancelled caller cannot cut short."""
-        task = asyncio.ensure_future(self._transaction(work))
-        self._writes.add(task)
-        task.add_done_callback(self._write_done)
-        return await asyncio.shield(task)
+        """Run ``work`` as its own all-or-nothing step of a durable transaction."""
+        value: T = await self._enqueue(work, False)
+        return value
 
-    def _write_done(self, task: asyncio.Task[Any]) -> None:
-        self._writes.discard(task)
-        if not task.cancelled():
-            task.exception()  # retrieved here too, in case its caller was cancelled
+    async def _write_sync(self, work: SyncWork[T]) -> T:
+        """``_write`` for work done with plain sqlite3 calls in the connection's thread.
 
-    async def _transaction(self, work: Work[T]) -> T:
-        async with self._lock:
-            conn = self._connection()
-            try:
-                await conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as error:  # busy past the timeout, disk gone ...
-                raise StorageError(f"cannot write {str(self.path)!r}: {error}") from error
-            try:
-                value = await work(conn)
+        A group of such writes costs one hand-off to that thread, not one per
+        statement: this is the path every play takes.
+        """
+        value: T = await self._enqueue(work, True)
+        return value
+
+    async def _enqueue(self, work: Any, sync: bool) -> Any:
+        """Queue a write; writes that queue up while a commit is in progress are
+        committed together (group commit). Each runs inside its own savepoint, so
+        one that fails is undone alone, and every caller hears back only after
+        the one ``COMMIT`` (and its fsync). A cancelled caller cannot cut its
+        write short: the flushing task finishes it either way.
+        """
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_retrieve)
+        self._queue.append(_Pending(work, sync, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.ensure_future(self._flush())
+            self._writes.add(self._flusher)
+            self._flusher.add_done_callback(self._writes.discard)
+        return await asyncio.shield(future)
+
+    async def _flush(self) -> None:
+        while self._queue:
+            async with self._lock:
+                batch, self._queue = self._queue, []
+                try:
+                    conn = self._connection()
+                    if all(p.sync for p in batch):
+                        outcomes = await _in_thread(
+                            conn, functools.partial(_run_batch, batch=batch, path=str(self.path))
+                        )
+                    else:
+                        outcomes = await self._run_mixed(conn, batch)
+                except BaseException as error:
+                    for pending in batch:
+                        if not pending.future.done():
+                            pending.future.set_exception(error)
+                    if not isinstance(error, Exception):
+                        raise
+                    continue
+                for pending, (ok, value) in zip(batch, outcomes, strict=True):
+                    if ok:
+                        pending.future.set_result(value)
+                    else:
+                        pending.future.set_exception(value)
+
+    async def _run_mixed(self, conn: aiosqlite.Connection, batch: list[_Pending]) -> list[tuple[bool, Any]]:
+        """A group holding async work: the same transaction, statement by statement."""
+        await _in_thread(conn, lambda db: _begin(db, str(self.path)))
+        outcomes: list[tuple[bool, Any]] = []
+        grouped = len(batch) > 1
+        try:
+            for pending in batch:
+                if grouped:
+                    await conn.execute("SAVEPOINT write")
+                try:
+                    if pending.sync:
+                        value = await _in_thread(conn, pending.work)
+                    else:
+                        value = await pending.work(conn)
+                except Exception as error:
+                    if grouped:
+                        await conn.execute("ROLLBACK TO write")
+                        await conn.execute("RELEASE write")
+                    elif conn.in_transaction:
+                        await conn.execute("ROLLBACK")
+                    outcomes.append((False, _wrapped(error, str(self.path))))
+                    continue
+                if grouped:
+                    await conn.execute("RELEASE write")
+                outcomes.append((True, value))
+            if conn.in_transaction:
                 await conn.execute("COMMIT")
-            except BaseException as error:
-                if conn.in_transaction:
-                    await conn.execute("ROLLBACK")
-                if isinstance(error, sqlite3.Error):
-                    raise StorageError(f"writing {str(self.path)!r} failed: {error}") from error
-                raise
-            return value
+        except BaseException as error:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise _wrapped(error, str(self.path)) from error
+        return outcomes
 
     # Tables ------------------------------------------------------------------
 
     async def create_table(self, table: TableRecord) -> TableRecord:
         if table.version != 0:
             raise ValueError(f"new table {table.table_id!r} must start at version 0")
-        params = codec.table_params(table)
-
-        async def work(conn: aiosqlite.Connection) -> TableRecord:
-            if await _fetch_table(conn, table.table_id) is not None:
-                raise VersionConflict(f"table {table.table_id!r} already exists")
-            if table.is_open:
-                await _check_chat_free(conn, table)
-            params.update(revision=0, updated_at=self._clock())
-            await _guarded(conn.execute(_INSERT_TABLE, params))
-            return await _must_fetch_table(conn, table.table_id)
-
-        return await self._write(work)
+        return await self._write_sync(lambda db: tablesql.insert_table(db, table, self._clock()))
 
     async def update_table(self, table: TableRecord) -> TableRecord:
-        params = codec.table_params(table)
-
-        async def work(conn: aiosqlite.Connection) -> TableRecord:
-            stored = await _must_fetch_table(conn, table.table_id)
-            await self._write_table(conn, stored, table, params, stored.version)
-            return await _must_fetch_table(conn, table.table_id)
-
-        return await self._write(work)
-
-    async def _write_table(
-        self,
-        conn: aiosqlite.Connection,
-        stored: TableRecord,
-        table: TableRecord,
-        params: dict[str, Any],
-        new_version: int,
-    ) -> None:
-        if table.revision != stored.revision:
-            raise VersionConflict(
-                f"table {table.table_id!r} changed since it was read "
-                f"(revision {table.revision}, stored {stored.revision})"
-            )
-        if table.is_open:
-            await _check_chat_free(conn, table)
-        params.update(revision=stored.revision + 1, updated_at=self._clock(), new_version=new_version)
-        await _guarded(conn.execute(_UPDATE_TABLE, params))
+        return await self._write_sync(lambda db: tablesql.update_table(db, table, self._clock()))
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         return await self._read(lambda conn: _fetch_table(conn, table_id))
@@ -238,37 +323,17 @@ class SqliteStore:
         if result is not None and result.table_id != table_id:
             raise ValueError(f"result of table {result.table_id!r} given for {table_id!r}")
         encoded = [(codec.event_kind(event), codec.dumps(dict(event))) for event in events]
-        new_version = expected_version + len(encoded)
+
+        def append(db: sqlite3.Connection) -> TableRecord:
+            return tablesql.append_events(db, table_id, expected_version, encoded, table, self._clock())
+
+        if result is None:
+            return await self._write_sync(append)
 
         async def work(conn: aiosqlite.Connection) -> TableRecord:
-            stored = await _must_fetch_table(conn, table_id)
-            if stored.version != expected_version:
-                raise VersionConflict(
-                    f"table {table_id!r} is at version {stored.version}, not {expected_version}"
-                )
-            now = self._clock()
-            rows = [
-                (table_id, expected_version + offset, kind, data, now)
-                for offset, (kind, data) in enumerate(encoded, start=1)
-            ]
-            await _guarded(
-                conn.executemany(
-                    "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                    rows,
-                )
-            )
-            if table is not None:
-                params = codec.table_params(table)
-                await self._write_table(conn, stored, table, params, new_version)
-            else:
-                await conn.execute(
-                    "UPDATE tables SET version = ?, revision = revision + 1, updated_at = ?"
-                    " WHERE table_id = ?",
-                    (new_version, now, table_id),
-                )
-            if result is not None:
-                await ranking.apply_result(conn, result, now)
-            return await _must_fetch_table(conn, table_id)
+            await _in_thread(conn, append)
+            await ranking.apply_result(conn, result, self._clock())
+            return await _in_thread(conn, lambda db: tablesql.must_fetch_table(db, table_id))
 
         return await self._write(work)
 
@@ -372,45 +437,17 @@ class SqliteStore:
         return await self._read(work)
 
 
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark a write's failure as seen even if its caller was cancelled meanwhile."""
+    if not future.cancelled():
+        future.exception()
+
+
 async def _fetch_table(conn: aiosqlite.Connection, table_id: str) -> TableRecord | None:
     rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE table_id = ?", (table_id,))
     return next((codec.table_from_row(row) for row in rows), None)
 
 
-async def _must_fetch_table(conn: aiosqlite.Connection, table_id: str) -> TableRecord:
-    table = await _fetch_table(conn, table_id)
-    if table is None:
-        raise NotFound(f"no table {table_id!r}")
-    return table
-
-
 async def _fetch_player(conn: aiosqlite.Connection, player_id: str) -> PlayerProfile | None:
     rows = await conn.execute_fetchall("SELECT * FROM players WHERE player_id = ?", (player_id,))
     return next((codec.player_from_row(row) for row in rows), None)
-
-
-async def _check_chat_free(conn: aiosqlite.Connection, table: TableRecord) -> None:
-    rows = await conn.execute_fetchall(
-        f"SELECT table_id FROM tables WHERE chat_id = ? AND {_OPEN} AND table_id != ?",
-        (table.chat_id, table.table_id),
-    )
-    for row in rows:
-        raise OpenTableExists(f"chat {table.chat_id!r} already has open table {row[0]!r}")
-
-
-async def _guarded(statement: Awaitable[Any]) -> None:
-    """Run a write, turning the schema's refusals into the store's errors.
-
-    The checks before each write make these rare; they still guard any writer
-    that skipped them, because the database has the last word.
-    """
-    try:
-        cursor = await statement
-    except sqlite3.IntegrityError as error:
-        message = str(error)
-        if "tables.chat_id" in message:
-            raise OpenTableExists(message) from error
-        if "UNIQUE" in message or "PRIMARY KEY" in message:
-            raise VersionConflict(message) from error
-        raise
-    await cursor.close()

@@ -1,0 +1,46 @@
+"""Writes queued together share one commit, and a refused one is undone alone."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from storage import SqliteStore, TableRecord, VersionConflict
+
+NewTable = Callable[..., TableRecord]
+
+
+async def test_concurrent_appends_commit_together_and_a_stale_one_fails_alone(
+    db_path: Path, new_table: NewTable
+) -> None:
+    async with SqliteStore(db_path) as store:
+        tables = [await store.create_table(new_table(chat_id=f"tg:-{n}")) for n in range(20)]
+        appends = [store.append_events(t.table_id, 0, [{"kind": "x", "n": 1}]) for t in tables]
+        stale = store.append_events(tables[3].table_id, 0, [{"kind": "x", "n": 2}])
+        results = await asyncio.gather(*appends, stale, return_exceptions=True)
+    assert isinstance(results[-1], VersionConflict)
+    assert all(isinstance(r, TableRecord) and r.version == 1 for r in results[:-1])
+    async with SqliteStore(db_path) as store:
+        for table in tables:
+            events = await store.load_events(table.table_id)
+            assert [(e.version, e.data["n"]) for e in events] == [(1, 1)]
+
+
+async def test_a_failed_write_in_a_group_leaves_the_others_whole(db_path: Path, new_table: NewTable) -> None:
+    async with SqliteStore(db_path) as store:
+        first = await store.create_table(new_table(chat_id="tg:-1"))
+        writes = [
+            store.append_events(first.table_id, 0, [{"kind": "a"}, {"kind": "b"}]),
+            store.create_table(new_table(chat_id="tg:-1")),  # a second open table in one chat
+            store.create_table(new_table(chat_id="tg:-2")),
+        ]
+        done = await asyncio.gather(*writes, return_exceptions=True)
+        assert isinstance(done[0], TableRecord) and done[0].version == 2
+        assert isinstance(done[1], Exception)
+        assert isinstance(done[2], TableRecord)
+        with pytest.raises(VersionConflict):
+            await store.append_events(first.table_id, 1, [{"kind": "c"}])
+        assert len(await store.load_events(first.table_id)) == 2
