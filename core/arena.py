@@ -4,7 +4,9 @@ Matches come in pairs on the same decks with the sides swapped, and the
 first dealer moves round from pair to pair, so neither player is favoured by
 the cards or the seat. In a 4-player match A holds seats 0 and 2 (or 1 and 3
 in the swapped match of the pair). Decision time is measured here, around
-``choose``; the players themselves never read a clock.
+``choose``, as wall time and as the deciding thread's CPU time (the second is
+what the player costs even when other work shares the machine); the players
+themselves never read a clock.
 
     python -m core.arena --a expert --b strong --matches 400 --players 2 --seed 1
 """
@@ -33,6 +35,7 @@ class MatchResult:
     points: tuple[int, int]  # (A, B) over the whole match
     basras: tuple[int, int]
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    cpu: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
 
 
 def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Rules) -> MatchResult:
@@ -45,13 +48,17 @@ def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Ru
         for seat in range(players)
     ]
     times: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
     clock = time.perf_counter
+    cpu_clock = time.thread_time
     while match.to_move is not None:
         seat = match.to_move
         view = match.view(seat)
-        start = clock()
+        start, start_cpu = clock(), cpu_clock()
         card, plan = bots[seat].choose(view)
-        times[0 if seat % 2 == a_side else 1].append(clock() - start)
+        who = 0 if seat % 2 == a_side else 1
+        cpu[who].append(cpu_clock() - start_cpu)
+        times[who].append(clock() - start)
         match.play(seat, card, plan)
     b_side = 1 - a_side
     points = [0, 0]
@@ -67,6 +74,7 @@ def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Ru
         points=(points[0], points[1]),
         basras=(basras[0], basras[1]),
         times=times,
+        cpu=cpu,
     )
 
 
@@ -104,6 +112,7 @@ class Report:
     points: tuple[int, int]
     basras: tuple[int, int]
     times: tuple[list[float], list[float]]
+    cpu: tuple[list[float], list[float]]
     seconds: float
 
     @property
@@ -121,13 +130,19 @@ class Report:
             f"points per round: A {self.points[0] / per_round:.1f}, B {self.points[1] / per_round:.1f}",
             f"basras per round: A {self.basras[0] / per_round:.2f}, B {self.basras[1] / per_round:.2f}",
         ]
-        for name, level, times in (("A", self.a, self.times[0]), ("B", self.b, self.times[1])):
+        for i, (name, level) in enumerate((("A", self.a), ("B", self.b))):
+            wall, cpu = self.times[i], self.cpu[i]
             out.append(
-                f"decision time {name} ({level}): p50 {1000 * percentile(times, 0.5):.2f} ms, "
-                f"p99 {1000 * percentile(times, 0.99):.2f} ms, max {1000 * max(times, default=0):.2f} ms "
-                f"over {len(times)} decisions"
+                f"decision time {name} ({level}): p50 {_ms(percentile(wall, 0.5))}, "
+                f"p99 {_ms(percentile(wall, 0.99))}, max {_ms(max(wall, default=0))} "
+                f"(cpu p50 {_ms(percentile(cpu, 0.5))}, p99 {_ms(percentile(cpu, 0.99))}) "
+                f"over {len(wall)} decisions"
             )
         return out
+
+
+def _ms(seconds: float) -> str:
+    return f"{1000 * seconds:.2f} ms"
 
 
 def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
@@ -143,9 +158,11 @@ def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
         results = [_play(job) for job in jobs]
     seconds = time.perf_counter() - start
     times: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
     for r in results:
-        times[0].extend(r.times[0])
-        times[1].extend(r.times[1])
+        for i in (0, 1):
+            times[i].extend(r.times[i])
+            cpu[i].extend(r.cpu[i])
     return Report(
         a=a,
         b=b,
@@ -156,6 +173,7 @@ def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
         points=(sum(r.points[0] for r in results), sum(r.points[1] for r in results)),
         basras=(sum(r.basras[0] for r in results), sum(r.basras[1] for r in results)),
         times=times,
+        cpu=cpu,
         seconds=seconds,
     )
 

@@ -25,13 +25,15 @@ class Expert(Player):
     level = "expert"
 
     def __init__(self, seed: object = None, simulations: int = DEFAULT_SIMULATIONS,
-                 candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS) -> None:
+                 candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
+                 deals: int = 0) -> None:
         super().__init__(seed)
         if simulations < 1 or candidates < 1:
             raise ValueError("an expert needs at least one simulation and one candidate")
         self.simulations = simulations
         self.candidates = candidates
         self.weights = weights
+        self.deals = deals
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         if len(moves) == 1:
@@ -48,7 +50,10 @@ class Expert(Player):
                 trial = world.copy()
                 over = trial.play(move.card, move.positions if move.plan else None)
                 if not over:
-                    trial.finish_deal(weights)
+                    trial.finish(weights, self.deals)
+                elif self.deals and trial.stock:
+                    trial.deal()
+                    trial.finish(weights, self.deals - 1)
                 totals[i] += trial.value(side)
         best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
         return shortlist[best]

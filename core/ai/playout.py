@@ -190,10 +190,16 @@ class World:
                 best, best_score = (card, positions), score
         return best
 
-    def finish_deal(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
-        """Play the strong player for every seat to the end of the deal."""
-        while not self.play(*self.policy(weights)):
-            pass
+    def finish(self, weights: Weights = DEFAULT_WEIGHTS, deals: int = 0) -> None:
+        """Play the strong player for every seat to the end of the deal, then
+        ``deals`` more deals if the round has them."""
+        while True:
+            while not self.play(*self.policy(weights)):
+                pass
+            if deals <= 0 or not self.stock:
+                return
+            deals -= 1
+            self.deal()
 
     def value(self, side: int) -> float:
         """How good the world is for ``side`` at the end of a deal, in points:
