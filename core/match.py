@@ -59,9 +59,9 @@ class Match:
         ``decks`` gives each round's deck, top card first; rounds beyond it are
         shuffled from ``seed`` (a fresh random seed when None).
         """
-        if players not in (2, 4):
+        if players.__class__ is not int or players not in (2, 4):
             raise BasraError(f"a match has 2 or 4 players, not {players!r}")
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
+        if dealer.__class__ is not int or not 0 <= dealer < players:
             raise BasraError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
         match = object.__new__(cls)
         match.players = players
@@ -266,7 +266,9 @@ class Match:
         side = seat & 1
         code = played.code
         out: list[ev.Event] = [ev.CardPlayed(rno, seat, code, number)]
-        self.plays.append(code if number <= 1 else f"{code}/{number}")
+        # A record names the plan unless it is the default: plan 1, or laying
+        # a card that takes nothing. A capturing card laid is written "/0".
+        self.plays.append(code if number == 1 or not options else f"{code}/{number}")
         if number:
             positions = options[number - 1]
             if len(positions) == len(floor):
@@ -371,6 +373,8 @@ def _card(card: Card | str) -> Card:
 
 
 def _checked_deck(deck: Sequence[Card | str], index: int) -> list[Card]:
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise BasraError(f"deck {index + 1}: must be a list of 52 cards, not {deck!r}")
     try:
         cards = parse_cards(list(deck))
     except ValueError as exc:

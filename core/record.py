@@ -25,7 +25,7 @@ def replay_record(record: object) -> Match:
     if record.get("format") != FORMAT:
         raise RecordError(f"unknown record format {record.get('format')!r} (expected {FORMAT!r})")
     players = record.get("players")
-    if players not in (2, 4):
+    if players.__class__ is not int or players not in (2, 4):
         raise RecordError(f"'players' must be 2 or 4, not {players!r}")
     dealer = record.get("dealer", 0)
     decks = record.get("decks")
@@ -47,10 +47,10 @@ def replay_record(record: object) -> Match:
 def _replay_play(match: Match, number: int, play: object, rounds: int) -> None:
     if not isinstance(play, str):
         raise RecordError(f"play {number}: {play!r} is not a play")
-    text, _, plan_text = play.partition("/")
+    text, slash, plan_text = play.partition("/")
     plan: int | None = None
-    if plan_text:
-        if not plan_text.isdigit():
+    if slash:
+        if not (plan_text.isascii() and plan_text.isdigit()):
             raise RecordError(f"play {number} {play!r}: bad plan number {plan_text!r}")
         plan = int(plan_text)
     if match.to_move is None:

@@ -122,11 +122,6 @@ def test_a_replayed_record_equals_the_live_match(players: int, rules: Rules, rng
     replay_property(players, rules, rng)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/match.py Match.play records a laid capturing card (plan 0) as the bare card; "
-    "the replay takes plan 1 instead",
-)
 @settings(max_examples=25, deadline=None, derandomize=True, phases=[Phase.generate])
 @given(players_st, st.randoms(use_true_random=False))
 def test_a_replayed_record_equals_the_live_match_with_optional_capture(

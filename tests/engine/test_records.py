@@ -282,31 +282,16 @@ def test_replay_of_plays_after_the_match_is_over_names_the_play(tmp_path: Path) 
     assert f"play {len(record['plays'])}" in message and "over" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/match.py _checked_deck calls list(deck) outside its ValueError handling: "
-    "a deck that is not a list (a number, null) raises TypeError and replay prints a traceback",
-)
 def test_replay_of_a_deck_that_is_not_a_list_says_so(tmp_path: Path) -> None:
     message = broken(tmp_path, record_text(decks=[5]))
     assert "deck 1" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/record.py replay_record accepts 'players': 2.0 (2.0 in (2, 4)); "
-    "Match.new then fails with TypeError in range() and replay prints a traceback",
-)
 def test_replay_of_a_player_count_that_is_not_a_whole_number_says_so(tmp_path: Path) -> None:
     message = broken(tmp_path, record_text(players=2.0))
     assert "players" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/record.py _replay_play reads '5H/' (an empty plan number) as plan 1 "
-    "instead of refusing a malformed play",
-)
 def test_replay_of_a_play_with_an_empty_plan_number_names_the_play(tmp_path: Path) -> None:
     record = json.loads(record_text())
     record["plays"][0] += "/"

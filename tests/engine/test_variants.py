@@ -148,21 +148,12 @@ def test_without_optional_capture_a_capturing_card_may_not_be_laid() -> None:
     assert codes(match.floor) == ["5C", "9H", "5H", "10S"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/match.py Match.play records a laid capturing card (plan 0) as the bare card, "
-    "which a replay reads as plan 1; it must be written 'card/0'",
-)
 def test_optional_capture_a_laid_capturing_card_is_recorded_as_card_slash_0() -> None:
     match = new_match(["KC KD KH KS", "5S 2D 3D 4D"], "5C 9H 5H 10S", rules=OPTIONAL)
     match.play(1, "5S", 0)
     assert match.to_record()["plays"] == ["5S/0"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/match.py Match.play writes plan 0 as the bare card, so the replay takes plan 1",
-)
 def test_optional_capture_a_replayed_record_keeps_the_laid_card_on_the_floor() -> None:
     match = new_match(["KC KD KH KS", "5S 2D 3D 4D"], "5C 9H 5H 10S", rules=OPTIONAL)
     match.play(1, "5S", 0)
