@@ -241,17 +241,6 @@ def test_plans_that_differ_only_by_interchangeable_cards_are_one_plan(data: st.D
     assert [(-len(p), p.positions) for p in plans] == sorted((-len(p), p.positions) for p in plans)
 
 
-def hard_floors() -> list[tuple[Card, list[Card]]]:
-    small = [c for c in NUMBERS if c.value <= 5]
-    out = []
-    for value in range(2, 11):
-        card = next(c for c in NUMBERS if c.value == value and c.suit == "S")
-        pool = [c for c in (small if value > 5 else NUMBERS) if c is not card]
-        out.append((card, pool[:20]))
-        out.append((card, pool[-20:]))
-    return out
-
-
 @pytest.mark.parametrize(
     ("card", "floor", "expected"),
     [
