@@ -38,7 +38,10 @@ async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
     clock = ManualClock()
     config = ServiceConfig(computer_delay=0, heartbeat_seconds=3600)
-    async with SqliteStore(path) as store, TableService(store, [Quiet()], clock=clock, config=config, rng=rng) as svc:
+    async with (
+        SqliteStore(path) as store,
+        TableService(store, [Quiet()], clock=clock, config=config, rng=rng) as svc,
+    ):
         print("ready", flush=True)
         chat = 0
         while True:

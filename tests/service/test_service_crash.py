@@ -20,8 +20,12 @@ BUDGET_SECONDS = 15.0
 
 async def run_and_kill(db_path: Path, seed: int, rng: random.Random) -> list[tuple[str, int, int, str]]:
     child = await asyncio.create_subprocess_exec(
-        sys.executable, str(CHILD), str(db_path), str(seed),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        str(CHILD),
+        str(db_path),
+        str(seed),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     acks: list[tuple[str, int, int, str]] = []
     assert child.stdout is not None
@@ -67,13 +71,18 @@ async def test_every_acknowledged_play_survives_sigkill_and_every_match_continue
                 events = await store.load_events(table_id, after_version=0)
                 played = [e for e in events if e.kind == "card_played" and e.version <= version]
                 assert any(e.data["card"] == card and e.data["seat"] == seat for e in played[-1:]), (
-                    table_id, version, card,
+                    table_id,
+                    version,
+                    card,
                 )
     assert iterations >= 3 and len(all_acks) > 50, (iterations, len(all_acks))
 
     # Every match left running after the last kill continues to its end.
     clock = ManualClock()
-    async with SqliteStore(db_path) as store, TableService(store, [FakePlatform()], clock=clock, config=QUIET) as svc:
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET) as svc,
+    ):
         open_tables = await store.open_tables()
         assert open_tables
         for record in open_tables:

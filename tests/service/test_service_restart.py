@@ -1,0 +1,50 @@
+"""A new service on the same database file continues every lobby and match."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bots.service import LobbyView, ManualClock, TableService
+from storage import SqliteStore
+from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform, play_out
+
+
+async def test_lobbies_and_matches_continue_after_a_restart(db_path: Path) -> None:
+    clock = ManualClock()
+    before = FakePlatform()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [before], clock=clock, config=QUIET, rng=random.Random(5)) as service,
+    ):
+        waiting = await service.new_lobby("tg:-1", CARLA)
+        lobby = await service.new_lobby("tg:-2", ALICE)
+        await service.join(lobby.table_id, BADR)
+        await service.start_match(lobby.table_id, ALICE)
+        for _ in range(7):
+            table = await service.table(lobby.table_id)
+            pid = table.seats[table.to_move or 0].player_id or ""
+            hand = await service.hand(lobby.table_id, pid)
+            await service.play(lobby.table_id, pid, hand.version, hand.hand[-1])
+        practice = await service.practice("tg:-3", ALICE, players=4)  # computers to move, not yet run
+        seen = await service.table(lobby.table_id)
+        hands = {s.player_id: await service.hand(lobby.table_id, s.player_id or "") for s in seen.seats}
+
+    after = FakePlatform()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        assert {n.table_id for n in after.notices} == {waiting.table_id, lobby.table_id, practice.table_id}
+        assert isinstance(await service.open_table("tg:-1"), LobbyView)
+        table = await service.table(lobby.table_id)
+        assert table == seen
+        for pid, hand in hands.items():
+            assert (await service.hand(lobby.table_id, pid or "")) == hand
+        await service.join(waiting.table_id, BADR)
+        final = await play_out(service, clock, lobby.table_id)
+        assert final.status == "finished"
+        await clock.run_due()  # the computers of the practice match take their turns
+        resumed = await service.table(practice.table_id)
+        assert resumed.seats[resumed.to_move or 0].player_id == ALICE.player_id
+        assert (await play_out(service, clock, practice.table_id)).status == "finished"
