@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots.service import ManualClock, Notice, Person, ServiceConfig, TableService  # noqa: E402
-from storage import SqliteStore  # noqa: E402
+from bots.service import ManualClock, Notice, Person, ServiceConfig, TableService
+from storage import SqliteStore
 
 
 class Sink:
@@ -61,8 +61,10 @@ async def play_one(service: TableService, table_id: str, rng: random.Random) -> 
 async def throughput(db: Path, matches: int, plays: int) -> tuple[int, float]:
     clock = ManualClock()
     config = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
-    async with SqliteStore(db) as store, TableService(store, [Sink()], clock=clock, config=config,
-                                                      rng=random.Random(1)) as service:
+    async with (
+        SqliteStore(db) as store,
+        TableService(store, [Sink()], clock=clock, config=config, rng=random.Random(1)) as service,
+    ):
         ids = await open_matches(service, matches)
         done = 0
         offset = matches
@@ -87,8 +89,10 @@ async def throughput(db: Path, matches: int, plays: int) -> tuple[int, float]:
 async def memory(db: Path, matches: int) -> float:
     clock = ManualClock()
     config = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
-    async with SqliteStore(db) as store, TableService(store, [Sink()], clock=clock, config=config,
-                                                      rng=random.Random(2)) as service:
+    async with (
+        SqliteStore(db) as store,
+        TableService(store, [Sink()], clock=clock, config=config, rng=random.Random(2)) as service,
+    ):
         await open_matches(service, 5, offset=100_000)  # warm caches, imports, prepared statements
         gc.collect()
         tracemalloc.start()
@@ -105,7 +109,9 @@ async def memory(db: Path, matches: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--matches", type=int, default=50, help="concurrent matches (default 50)")
     parser.add_argument("--plays", type=int, default=4000, help="plays to time (default 4000)")
     parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
@@ -114,8 +120,10 @@ def main() -> None:
         db = args.db or Path(tmp) / "bench.sqlite3"
         done, elapsed = asyncio.run(throughput(db, args.matches, args.plays))
         per_match = asyncio.run(memory(Path(tmp) / "memory.sqlite3", 200))
-    print(f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
-          f"({args.matches} concurrent matches, SQLite WAL synchronous=FULL)")
+    print(
+        f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
+        f"({args.matches} concurrent matches, SQLite WAL synchronous=FULL)"
+    )
     print(f"memory per running match: {per_match / 1024:.1f} KB (tracemalloc, 200 matches)")
 
 

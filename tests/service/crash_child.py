@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bots.service import (  # noqa: E402
+from bots.service import (
     LobbyView,
     ManualClock,
     Notice,
@@ -24,7 +24,7 @@ from bots.service import (  # noqa: E402
     StaleView,
     TableService,
 )
-from storage import SqliteStore  # noqa: E402
+from storage import SqliteStore
 
 
 class Quiet:
