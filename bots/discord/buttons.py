@@ -24,7 +24,7 @@ from ..service import BadInput
 if TYPE_CHECKING:
     from .bot import BasraBot
 
-ACTION_TEMPLATE = r"b1\|[^\s]{1,98}"
+ACTION_TEMPLATE = r"b1\|[^\n]{1,98}"
 HINT_TEMPLATE = r"dc\|hint\|(?P<table>[A-Za-z0-9_-]{1,40})\|(?P<version>[0-9]{1,9})"
 
 

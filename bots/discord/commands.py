@@ -24,6 +24,7 @@ from ..render import (
     render_stats,
     render_table,
 )
+from ..render.common import VARIANT_NAMES
 from ..service import (
     BadInput,
     BadSetting,
@@ -57,10 +58,8 @@ LANGUAGES = [
     Choice(name=bilingual(texts.LANGUAGE_AUTO), value="auto"),
 ]
 VARIANTS = [
-    Choice(name=bilingual(texts.VARIANT_TARGET_100), value="target 100"),
-    Choice(name=bilingual(texts.VARIANT_SMALL_MAJORITY), value="small majority"),
-    Choice(name=bilingual(texts.VARIANT_OPTIONAL_CAPTURE), value="optional capture"),
-    Choice(name=bilingual(texts.VARIANT_7D_COUNT), value="7D by count"),
+    Choice(name=bilingual(msgid, context=context), value=name)
+    for name, (context, msgid) in VARIANT_NAMES.items()
 ]
 SCOPES = [
     Choice(name=bilingual(texts.SCOPE_CHANNEL), value="channel"),

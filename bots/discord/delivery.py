@@ -104,8 +104,10 @@ class DiscordPlatform:
         self._refs: dict[str, dict[str, Any]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._backlog: dict[str, list[Notice]] = {}
+        self._retrying: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
+        # Everything but a hand goes to the channel (turn pings too), so it can be sent again.
 
     # -- outbound protocol ---------------------------------------------------------
 
@@ -156,7 +158,7 @@ class DiscordPlatform:
             except discord.HTTPException as error:
                 log.warning("table %s: sending %s failed (HTTP %s)", table_id, notice.kind, error.status)
                 self.failures.append((table_id, notice.kind, error.status))
-                if notice.public and error.status != 403:
+                if not isinstance(notice, HandUpdated) and error.status != 403:
                     failed.append(notice)
             except Exception:
                 log.exception("table %s: sending %s failed", table_id, notice.kind)
@@ -164,7 +166,9 @@ class DiscordPlatform:
             self.hands.forget_table(table_id)
         if failed:
             self._backlog[table_id] = failed
-            self._spawn(self._retry_later(table_id), name=f"basra-retry-{table_id}")
+            if table_id not in self._retrying:
+                self._retrying.add(table_id)
+                self._spawn(self._retry_later(table_id), name=f"basra-retry-{table_id}")
 
     def _answers_a_press(self, notice: Notice) -> bool:
         if not isinstance(notice, HandUpdated):
@@ -174,6 +178,7 @@ class DiscordPlatform:
 
     async def _retry_later(self, table_id: str) -> None:
         await asyncio.sleep(self.retry_later)
+        self._retrying.discard(table_id)
         await self.flush(table_id)
 
     async def _send(self, notice: Notice) -> None:

@@ -48,4 +48,5 @@ def hint_text(hand: HandView, t: Translator) -> str:
     suggestion = player("beginner", seed=hand.version).suggest(seat_view(hand))
     reason = suggestion.reason
     why = t.ngettext(*reason.template, reason.count, **reason.fields(cards_text))
-    return t.gettext(HINT, move=f"{card_label(suggestion.card)} — {why}")
+    move = card_label(suggestion.card) + " — " + why
+    return t.gettext(HINT, move=move)

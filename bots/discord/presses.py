@@ -218,12 +218,14 @@ class Presses:
             slot.card = hand.preview.card if hand.preview is not None else None
             slot.plan = hand.preview.selected if hand.preview is not None else None
         except ServiceError as error:
-            fresh = error.fresh if isinstance(error.fresh, HandView) else None
-            if fresh is None and not isinstance(error, StaleView) and action.card is not None:
+            fresh = None
+            if not isinstance(error, StaleView) and action.card is not None:
                 try:  # keep the card selected: the refusal is about it
                     fresh = await service.preview(table_id, pid, action.card, action.plan)
                 except ServiceError:
                     fresh = None
+            if fresh is None and isinstance(error.fresh, HandView):
+                fresh = error.fresh
             if fresh is None:
                 try:
                     fresh = await service.hand(table_id, pid)

@@ -15,7 +15,6 @@ from ..i18n import N_, translator
 
 FAILED = N_("Something went wrong. Nothing you played is lost: press My hand to see the table again.")
 NEEDS_MANAGE_CHANNELS = N_("Only members who can manage this channel can change its settings.")
-NEEDS_CHANNEL = N_("Basra is played in a server channel, not here.")
 MISSING_PERMISSIONS = N_("I need permission to send messages and embed links in this channel.")
 RESIGNED = N_("You resigned the match.")
 NO_HAND = N_("You have no cards in a running match in this channel.")
@@ -47,10 +46,6 @@ SETTINGS_MY_LANGUAGE = N_("Your own language, everywhere")
 LANGUAGE_AR = N_("Arabic")
 LANGUAGE_EN = N_("English")
 LANGUAGE_AUTO = N_("Default")
-VARIANT_TARGET_100 = N_("Match to 100")
-VARIANT_SMALL_MAJORITY = N_("Small majority")
-VARIANT_OPTIONAL_CAPTURE = N_("Optional capture")
-VARIANT_7D_COUNT = N_("7♦ basra by count")
 RESIGN = N_("Resign the running match")
 HELP = N_("What this bot does")
 HAND = N_("Show my hand again")
@@ -58,13 +53,16 @@ HAND = N_("Show my hand again")
 MAX_DESCRIPTION = 100
 
 
-def bilingual(msgid: str, limit: int = MAX_DESCRIPTION) -> str:
+def bilingual(msgid: str, limit: int = MAX_DESCRIPTION, *, context: str | None = None) -> str:
     """``msgid`` in Arabic and English, for texts the Discord client shows by itself.
 
-    >>> bilingual("Basra, the Egyptian card game").endswith("Basra, the Egyptian card game")
-    True
+    >>> bilingual("Basra, the Egyptian card game")
+    'باصرة، لعبة الورق المصرية · Basra, the Egyptian card game'
     """
-    arabic = translator("ar").gettext(msgid)
-    english = translator("en").gettext(msgid)
+    ar, en = translator("ar"), translator("en")
+    if context is None:
+        arabic, english = ar.gettext(msgid), en.gettext(msgid)
+    else:
+        arabic, english = ar.pgettext(context, msgid), en.pgettext(context, msgid)
     both = f"{arabic} · {english}" if arabic != english else english
     return both if len(both) <= limit else arabic[:limit]
