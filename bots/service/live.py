@@ -15,10 +15,11 @@ from core import Match, Rules
 from storage import Seat, TableRecord
 
 from .clock import Timer
+from .views import TableView
 
 
 class LiveTable:
-    __slots__ = ("delivery", "last_auto", "lock", "match", "record", "rules", "timer")
+    __slots__ = ("delivery", "last_auto", "lock", "match", "record", "rules", "timer", "view", "view_key")
 
     def __init__(self, record: TableRecord, match: Match | None = None, *, last_auto: bool = False) -> None:
         self.record = record
@@ -28,6 +29,8 @@ class LiveTable:
         self.delivery = asyncio.Lock()
         self.timer: Timer | None = None
         self.last_auto = last_auto
+        self.view: TableView | None = None  # the last public view made, and what it was made from
+        self.view_key: tuple[object, ...] = ()
 
     @property
     def table_id(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -162,15 +163,19 @@ class Runner:
     # -- views -----------------------------------------------------------------
 
     def _table_view(self, live: LiveTable) -> TableView:
+        """The public view, made once per state and second of clock (views are immutable)."""
         assert live.match is not None
-        return viewing.table_view(
-            live.record,
-            live.match,
-            live.rules,
-            self._clock.now(),
-            self._turn_seconds(live.record),
-            last_auto=live.last_auto,
+        now = self._clock.now()
+        record = live.record
+        left = math.ceil(record.deadline - now) if record.deadline is not None else None
+        key = (record.revision, record.version, live.last_auto, left)
+        if live.view is not None and live.view_key == key:
+            return live.view
+        view = viewing.table_view(
+            record, live.match, live.rules, now, self._turn_seconds(record), last_auto=live.last_auto
         )
+        live.view, live.view_key = view, key
+        return view
 
     def _hand_view(
         self, live: LiveTable, seat: int, table: TableView | None = None, chosen: Preview | None = None
