@@ -1,0 +1,76 @@
+"""Fixtures for the Discord bot's end-to-end tests: the real bot on simcord's in-memory Discord.
+
+Adapted from ``tests/discord_harness`` (see its NOTES.md): one fresh bot per
+test on a real SQLite file, a guild "Cairo" with a ``#basra`` channel and four
+members (alice may manage the channel), and the faster settle poll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from dc_world import World
+
+from bots.discord import BasraBot, BotOptions
+from bots.service import ServiceConfig
+
+#: No pause before computer moves, no heartbeat chatter; a long turn clock so
+#: that moving simcord's clock (stale-token tests) does not time anyone out.
+TEST_CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, turn_seconds=3600, language="en")
+
+BotFactory = Callable[..., BasraBot]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "basra.sqlite3"
+
+
+@pytest.fixture
+def make_bot(db_path: Path) -> BotFactory:
+    """A new, unstarted bot on the test's database (a restart makes a second one)."""
+
+    def make(**overrides: Any) -> BasraBot:
+        options = {"database": db_path, "config": TEST_CONFIG, "retry_delays": (0.0,), "retry_later": 60.0}
+        options.update(overrides)
+        return BasraBot(BotOptions(**options))
+
+    return make
+
+
+@pytest.fixture
+def simcord_bot(make_bot: BotFactory) -> BasraBot:
+    return make_bot()
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
+    env = simcord_env
+    guild = env.create_guild("Cairo")
+    channel = guild.create_text_channel("basra")
+    moderators = guild.create_role("moderators", permissions=discord.Permissions(manage_channels=True))
+    alice = guild.add_member(env.create_user("alice"), roles=[moderators])
+    bob = guild.add_member(env.create_user("bob"))
+    carol = guild.add_member(env.create_user("carol"))
+    dave = guild.add_member(env.create_user("dave"))
+    world = World(env, guild, channel, alice, bob, carol, dave)
+    yield world
+    # simcord never calls Client.close(); the bot's close() stops the service and the database.
+    if not env.bot.is_closed():
+        await env.bot.close()
+
+
+@pytest.fixture
+def fast_settle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Poll for bot idleness every 2 ms instead of 50 ms (see the harness's NOTES.md)."""
+    original = simcord.Env._settle_internal
+
+    async def settle(self: simcord.Env, *, idle: float = 0.05, **kwargs: Any) -> None:
+        await original(self, idle=min(idle, 0.002), **kwargs)
+
+    monkeypatch.setattr(simcord.Env, "_settle_internal", settle)

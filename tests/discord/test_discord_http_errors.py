@@ -1,0 +1,96 @@
+"""Discord refusing or failing a request never loses a play: the service committed it first.
+
+simcord does not simulate rate limits; an injected 429 or 5xx reaches the bot as an
+``HTTPException`` at once (discord.py's own retries are bypassed), which is the
+harder case: the bot retries, keeps what still failed and sends it later.
+"""
+
+from __future__ import annotations
+
+import pytest
+import simcord
+from dc_world import (
+    World,
+    actions,
+    current_table,
+    open_hand,
+    open_lobby,
+    play_first_card,
+    press,
+    public,
+    table_message,
+    text_of,
+)
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+async def start_1v1(world: World) -> None:
+    lobby = await open_lobby(world, world.alice, "1v1")
+    await press(world.bob, lobby, "join")
+    await press(world.alice, lobby, "start")
+
+
+async def mover_and_hand(world: World) -> tuple[simcord.MemberActor, simcord.ResponseMessage]:
+    table = await current_table(world)
+    mover = world.member(table.seats[table.to_move or 0].player_id)
+    return mover, await open_hand(world, mover)
+
+
+async def test_a_failed_table_edit_keeps_the_play_and_catches_up(world: World) -> None:
+    await start_1v1(world)
+    mover, hand = await mover_and_hand(world)
+    before = await current_table(world)
+    board = table_message(world)
+    shown = board.embeds[0].description
+
+    # Discord fails the play's edit and its retry, and the catch-up after the press (twice).
+    world.env.inject_error("PATCH", "/channels/*/messages/*", status=503, times=4)
+    await play_first_card(mover, hand)
+
+    after = await current_table(world)
+    assert after.version > before.version and after.to_move != before.to_move  # played
+    assert table_message(world).embeds[0].description == shown  # the table could not be edited
+    assert "table_updated" in [kind for _, kind, _ in world.bot.platform.failures]
+    assert "Your hand" in text_of(hand)  # the player saw their play through their own hand
+
+    await world.env.advance_time(61)  # the bot sends what is pending a little later
+
+    assert table_message(world).embeds[0].description != shown
+    assert table_message(world).id == board.id
+
+
+async def test_a_rate_limited_answer_to_a_confirm_is_retried_and_the_play_stands(world: World) -> None:
+    await start_1v1(world)
+    mover, hand = await mover_and_hand(world)
+    first = next(a for a in actions(hand) if a.verb == "card")
+    await mover.click(hand, custom_id=first.encode())
+    before = await current_table(world)
+
+    world.env.inject_error(
+        "POST", "/interactions/*/*/callback", status=429, message="You are being rate limited."
+    )
+    confirm = next(a for a in actions(hand) if a.verb == "play")
+    result = await mover.click(hand, custom_id=confirm.encode())
+
+    assert result.acknowledged  # the second try answered the press
+    assert (await current_table(world)).version > before.version
+    assert first.card not in (await world.bot.service.hand(before.table_id, f"dc:{mover.id}")).hand
+    assert world.env.errors == []
+
+
+async def test_failed_posts_are_sent_later_in_order(world: World) -> None:
+    await start_1v1(world)
+    mover, hand = await mover_and_hand(world)
+    pings_before = [m.id for m in public(world) if m.raw_mentions]
+
+    world.env.inject_error("POST", "/channels/*/messages", status=500, times=4)  # the next ping, 4 tries
+    await play_first_card(mover, hand)
+    assert [m.id for m in public(world) if m.raw_mentions] == pings_before  # not yet
+
+    await world.env.advance_time(61)
+
+    pings = [m for m in public(world) if m.raw_mentions]
+    table = await current_table(world)
+    to_move = world.member(table.seats[table.to_move or 0].player_id)
+    assert to_move is not mover and [m.raw_mentions for m in pings] == [[to_move.id]]  # the old ping went
