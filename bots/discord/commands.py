@@ -32,6 +32,7 @@ from ..service import (
     NoOpenTable,
     ServiceError,
     SettingsView,
+    TableService,
     TableView,
 )
 from ..service.views import TableMode
@@ -75,7 +76,7 @@ class Commands:
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     async def t_for(self, interaction: discord.Interaction[Any]) -> Translator:
@@ -95,6 +96,8 @@ class Commands:
         except ServiceError as error:
             t = await self.t_for(interaction)
             await reply.tell(error.message(t))
+        except discord.HTTPException as error:
+            log.warning("answering /basra %s failed (HTTP %s)", name, error.status)
         except Exception:
             await self.bot.presses.failed(interaction, name)
         self.bot.after_interaction(chat_of(interaction))
@@ -179,7 +182,7 @@ class Commands:
             if variant not in current:
                 raise BadSetting(f"unknown variant {variant!r}")
             on = not current[variant]
-        return await self.service.set_variant(chat, variant, on)  # type: ignore[no-any-return]
+        return await self.service.set_variant(chat, variant, on)
 
     async def apply_setting(
         self, chat: str, interaction: discord.Interaction[Any], action: Action
@@ -189,9 +192,9 @@ class Commands:
             on = None if action.plan is None else bool(action.plan)
             return await self.set_variant(chat, action.arg, on)
         if action.verb == "clock" and action.arg and action.arg.isdigit():
-            return await self.service.set_turn_seconds(chat, int(action.arg))  # type: ignore[no-any-return]
+            return await self.service.set_turn_seconds(chat, int(action.arg))
         if action.verb == "lang":
-            return await self.service.set_chat_language(chat, _language(action.arg))  # type: ignore[no-any-return]
+            return await self.service.set_chat_language(chat, _language(action.arg))
         raise BadInput(f"bad settings button {action.verb!r}")
 
     async def resign(self, reply: Reply) -> None:

@@ -162,8 +162,14 @@ class DiscordPlatform:
                     failed.append(notice)
             except Exception:
                 log.exception("table %s: sending %s failed", table_id, notice.kind)
-        if any(isinstance(n, MatchEnded) for n in notices):
+        if any(isinstance(n, MatchEnded) for n in notices) or any(
+            isinstance(n, LobbyClosed) and n.reason != "started" for n in notices
+        ):
+            # The table is over: nothing more to refresh or edit (a failed result is
+            # still in the backlog, and its references can be read again).
             self.hands.forget_table(table_id)
+            if not failed:
+                self._refs.pop(table_id, None)
         if failed:
             self._backlog[table_id] = failed
             if table_id not in self._retrying:

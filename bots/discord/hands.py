@@ -24,6 +24,8 @@ HandKey = tuple[str, str]  # (table_id, player_id)
 
 @dataclass
 class HandSlot:
+    table_id: str
+    player_id: str
     reply: Reply
     version: int = -1
     card: str | None = None
@@ -37,11 +39,17 @@ class OpenHands:
     def open(self, table_id: str, player_id: str, reply: Reply) -> HandSlot:
         """The hand of this player is (about to be) shown through ``reply``."""
         old = self._slots.get((table_id, player_id))
-        slot = HandSlot(reply)
+        slot = HandSlot(table_id, player_id, reply)
         if old is not None and reply.mode == "update" and old.reply.message_id == reply.message_id:
             slot.card, slot.plan, slot.version = old.card, old.plan, old.version
         self._slots[(table_id, player_id)] = slot
         return slot
+
+    def shown(self, slot: HandSlot) -> None:
+        """The slot's message was just shown: it is the one to refresh (again)."""
+        current = self._slots.get((slot.table_id, slot.player_id))
+        if current is None or current.reply.interaction.created_at <= slot.reply.interaction.created_at:
+            self._slots[(slot.table_id, slot.player_id)] = slot
 
     def get(self, table_id: str, player_id: str) -> HandSlot | None:
         slot = self._slots.get((table_id, player_id))

@@ -24,11 +24,13 @@ from ..service import (
     Person,
     ServiceError,
     StaleView,
+    TableService,
     TableView,
     chat_id,
     player_id,
 )
 from .delivery import hand_parts
+from .hands import HandSlot
 from .hints import hint_text
 from .messages import message_parts
 from .replies import Reply
@@ -71,7 +73,7 @@ class Presses:
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     async def t_for(self, interaction: discord.Interaction[Any]) -> Translator:
@@ -93,6 +95,10 @@ class Presses:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:
             await self._refuse(interaction, error)
+        except discord.HTTPException as error:
+            # Discord refused our answer; whatever the press did is committed and shown
+            # to the table, and "My hand" brings the presser's view back.
+            log.warning("answering a %s press failed (HTTP %s)", action.verb, error.status)
         except Exception:
             await self.failed(interaction, "button")
         self.bot.after_interaction(chat_of(interaction))
@@ -118,6 +124,8 @@ class Presses:
                 await self._show_hand(slot, hand, t, note=hint_text(hand, t))
         except ServiceError as error:
             await self._refuse(interaction, error)
+        except discord.HTTPException as error:
+            log.warning("answering a hint press failed (HTTP %s)", error.status)
         except Exception:
             await self.failed(interaction, "hint")
 
@@ -147,7 +155,7 @@ class Presses:
         calls: dict[str, Any] = {
             "join": lambda: service.join(table_id, person, _team(action)),
             "leave": lambda: service.leave(table_id, person),
-            "team": lambda: service.choose_team(table_id, person, _team(action, required=True)),
+            "team": lambda: service.choose_team(table_id, person, _required_team(action)),
             "computer": lambda: service.add_computer(
                 table_id, person, action.arg or "beginner", _team(action)
             ),
@@ -234,9 +242,15 @@ class Presses:
                     raise error from None
             await self._show_hand(slot, fresh, t, note=error.message(t))
 
-    async def _show_hand(self, slot: Any, hand: HandView, t: Translator, note: str | None = None) -> None:
+    async def _show_hand(
+        self, slot: HandSlot, hand: HandView, t: Translator, note: str | None = None
+    ) -> None:
         await slot.reply.show(**hand_parts(hand, t, now=self.bot.clock.now(), note=note))
         slot.version = max(slot.version, hand.version)
+        if hand.table.running:
+            self.bot.hands.shown(slot)
+        else:
+            self.bot.hands.drop(slot.table_id, slot.player_id, slot)
 
     # -- channel settings (the ephemeral settings message) ----------------------------
 
@@ -268,11 +282,16 @@ class Presses:
             log.info("a refusal could not be sent (HTTP %s)", http.status)
 
 
-def _team(action: Action, *, required: bool = False) -> int | None:
+def _team(action: Action) -> int | None:
     """The team a lobby button names (0 = A, 1 = B): in its argument, or its plan field."""
     for value in (action.arg, action.plan):
         if value is not None and str(value) in ("0", "1"):
             return int(value)
-    if required:
-        raise BadInput("team button without a team")
     return None
+
+
+def _required_team(action: Action) -> int:
+    team = _team(action)
+    if team is None:
+        raise BadInput("team button without a team")
+    return team
