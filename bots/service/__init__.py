@@ -5,6 +5,27 @@ with namespaced ids (``"tg:123"``, ``"dc:456"``; see ``ids``), render the
 views they get back with ``bots.render``, and implement ``Platform.deliver``
 for the notices the service sends later. Refusals are ``ServiceError``s
 carrying a translatable message (and a fresh view when the press was stale).
+
+An adapter, in short::
+
+    store = SqliteStore(settings.database)
+    await store.open()
+    service = TableService(store, [my_platform], config=settings.service_config())
+    await service.start()                      # restores tables, re-arms clocks
+
+    me = Person(player_id("tg", user.id), user.full_name, user.language_code)
+    lobby = await service.new_lobby(chat_id("tg", chat.id), me, "2v2")
+    ...
+    action = Action.decode(callback_data)      # bots.render
+    if action.verb == "card":
+        hand = await service.preview(action.table_id, me.player_id, action.card)
+    elif action.verb == "play":
+        hand = await service.play(action.table_id, me.player_id, action.version,
+                                  action.card, action.plan)
+
+    class MyPlatform:                          # notices arrive after each commit
+        name = "tg"
+        async def deliver(self, notices): ...  # render_notice(n) for each
 """
 
 from .clock import Clock, ManualClock, SystemClock, Timer

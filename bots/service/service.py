@@ -148,14 +148,17 @@ class TableService(Runner):
         with contextlib.suppress(StorageError):
             await self._store.note_alive(self._name, self._clock.now())
 
-    async def drain(self) -> None:
+    async def drain(self, timeout: float = 30.0) -> None:
         """Wait until timed work already due (computer turns, timeouts) has finished,
-        including the computer turns that work makes due."""
+        including the computer turns that work makes due (at most ``timeout`` seconds;
+        with a ``ManualClock``, runs what is due now)."""
         clock = self._clock
         if isinstance(clock, ManualClock):
             await clock.run_due()
             return
-        while True:
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + timeout
+        while loop.time() < give_up:
             if isinstance(clock, SystemClock):
                 await clock.drain()
             await asyncio.sleep(0)
@@ -619,13 +622,16 @@ class TableService(Runner):
             current.pop(key, None)
         if on:
             current.update(VARIANTS[variant])
-        return await self.set_rules(chat_id, **current, _replace=True)
+        return await self._set_rules(chat_id, current)
 
-    async def set_rules(self, chat_id: str, _replace: bool = False, **fields: Any) -> SettingsView:
+    async def set_rules(self, chat_id: str, **fields: Any) -> SettingsView:
         """Set ``core.Rules`` fields directly (``target=101``); BadSetting if invalid."""
-        base = {} if _replace else (await self.settings(chat_id)).rules.to_dict()
+        current = (await self.settings(chat_id)).rules.to_dict()
+        return await self._set_rules(chat_id, {**current, **fields})
+
+    async def _set_rules(self, chat_id: str, fields: dict[str, Any]) -> SettingsView:
         try:
-            rules = Rules.from_dict({**base, **fields})
+            rules = Rules.from_dict(fields)
         except (BasraError, TypeError) as error:
             raise BadSetting(str(error)) from None
         return await self._change_settings(chat_id, rules=rules.to_dict())

@@ -135,3 +135,16 @@ async def test_the_chat_sets_the_turn_clock(service: TableService, clock: Manual
     assert table.turn_seconds == 45 and table.seconds_left == 45
     await clock.advance(45)
     assert (await service.table(table_id)).status == "finished"
+
+
+async def test_with_the_system_clock_computer_seats_play_by_themselves(db_path: Path) -> None:
+    from bots.service import ServiceConfig
+
+    platform = FakePlatform()
+    config = ServiceConfig(computer_delay=0, heartbeat_seconds=3600)
+    async with SqliteStore(db_path) as store, TableService(store, [platform], config=config) as service:
+        table = await service.practice(GROUP, ALICE, players=4)
+        await service.drain(timeout=10)
+        now = await service.table(table.table_id)
+        assert now.seats[now.to_move or 0].player_id == ALICE.player_id
+        assert platform.of("your_turn")[-1].player_id == ALICE.player_id

@@ -15,7 +15,7 @@ from storage import SqliteStore
 from tests.service.helpers import QUIET, FakePlatform, play_out
 
 CHILD = Path(__file__).with_name("crash_child.py")
-BUDGET_SECONDS = 15.0
+BUDGET_SECONDS = 12.0
 
 
 async def run_and_kill(db_path: Path, seed: int, rng: random.Random) -> list[tuple[str, int, int, str]]:
