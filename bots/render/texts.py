@@ -6,9 +6,12 @@ card; a hand is rendered only from a ``HandView`` meant for its owner.
 
 from __future__ import annotations
 
+from core.ai import LEVELS
+
 from ..i18n import Translator, card_label
 from ..i18n.words import cards_count, deals_left, level_name, team_name, turn_of, your_turn
 from ..service.notices import ClockWarning, YourTurn
+from ..service.service import COMPUTER_LEVELS
 from ..service.views import HandView, LobbyView, PlayDescription, TableView
 from .actions import Action, Button
 from .common import clock_text, floor_text, listed, run_of, scores_line, seat_name, side_name, variants_line
@@ -16,6 +19,11 @@ from .markup import Line, Span, Text
 from .rendered import Rendered
 
 CARDS_PER_ROW = 4
+
+
+def available_levels() -> list[str]:
+    """The computer levels ``core.ai`` offers now, weakest first."""
+    return [level for level in COMPUTER_LEVELS if level in LEVELS]
 
 
 # -- lobby ---------------------------------------------------------------------
@@ -66,9 +74,10 @@ def render_lobby(lobby: LobbyView, t: Translator) -> Rendered:
         rows.append(tuple(Button(team_name(t, team), Action("team", tid, arg=str(team))) for team in (0, 1)))
     creator_row = [
         Button(
-            t.gettext("Add computer ({level})", level=level_name(t, "beginner")),
-            Action("computer", tid, arg="beginner"),
+            t.gettext("Add computer ({level})", level=level_name(t, level)),
+            Action("computer", tid, arg=level),
         )
+        for level in available_levels()
     ]
     if lobby.has_computer:
         creator_row.append(Button(t.gettext("Remove a computer"), Action("uncomputer", tid)))
