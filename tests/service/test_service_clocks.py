@@ -148,3 +148,24 @@ async def test_with_the_system_clock_computer_seats_play_by_themselves(db_path: 
         now = await service.table(table.table_id)
         assert now.seats[now.to_move or 0].player_id == ALICE.player_id
         assert platform.of("your_turn")[-1].player_id == ALICE.player_id
+
+
+async def test_a_computer_seat_waits_its_pause_before_playing(db_path: Path) -> None:
+    from bots.service import ServiceConfig
+
+    clock = ManualClock()
+    config = ServiceConfig(computer_delay=2.0, heartbeat_seconds=3600)
+    platform = FakePlatform()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [platform], clock=clock, config=config, rng=random.Random(1)) as service,
+    ):
+        table = await service.practice(GROUP, ALICE)
+        if table.to_move == table.seat_of(ALICE.player_id).seat:  # type: ignore[union-attr]
+            hand = await service.hand(table.table_id, ALICE.player_id)
+            table = (await service.play(table.table_id, ALICE.player_id, hand.version, hand.hand[0])).table
+        version = table.version
+        await clock.advance(1.9)
+        assert (await service.table(table.table_id)).version == version
+        await clock.advance(0.1)
+        assert (await service.table(table.table_id)).version > version

@@ -239,3 +239,25 @@ async def test_a_finished_match_refuses_plays(service: TableService, clock: Manu
     await service.resign(lobby.table_id, BADR.player_id)
     with pytest.raises(MatchOver):
         await service.play(lobby.table_id, ALICE.player_id, hand.version, hand.hand[0])
+
+
+async def test_nothing_is_delivered_before_it_is_committed(db_path: Path, clock: ManualClock) -> None:
+    class Checking(FakePlatform):
+        store: SqliteStore
+
+        async def deliver(self, notices: object) -> None:
+            for notice in notices:  # type: ignore[attr-defined]
+                if isinstance(notice, TableUpdated):
+                    stored = await self.store.get_table(notice.table_id)
+                    assert stored is not None and stored.version == notice.table.version
+            await super().deliver(notices)  # type: ignore[arg-type]
+
+    platform = Checking()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [platform], clock=clock, config=QUIET) as svc,
+    ):
+        platform.store = store
+        table = await svc.practice(GROUP, ALICE, players=4)
+        final = await play_out(svc, clock, table.table_id)
+        assert final.status == "finished" and len(platform.of("table_updated")) > 50
