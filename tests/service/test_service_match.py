@@ -261,3 +261,19 @@ async def test_nothing_is_delivered_before_it_is_committed(db_path: Path, clock:
         table = await svc.practice(GROUP, ALICE, players=4)
         final = await play_out(svc, clock, table.table_id)
         assert final.status == "finished" and len(platform.of("table_updated")) > 50
+
+
+async def test_a_player_sits_in_several_chats_and_each_hand_belongs_to_one_match(
+    service: TableService,
+) -> None:
+    first = await service.new_lobby(GROUP, ALICE)
+    await service.join(first.table_id, BADR)
+    await service.start_match(first.table_id, ALICE)
+    second = await service.new_lobby("tg:-500", CARLA)
+    await service.join(second.table_id, ALICE)
+    await service.start_match(second.table_id, CARLA)
+    hands = await service.hands_of(ALICE.player_id)
+    assert [h.table_id for h in hands] == [first.table_id, second.table_id]
+    assert {h.table.chat_id for h in hands} == {GROUP, "tg:-500"}
+    with pytest.raises(NotSeated):
+        await service.hand(second.table_id, BADR.player_id)
