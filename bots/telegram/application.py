@@ -1,0 +1,157 @@
+"""Putting the bot together: the python-telegram-bot Application, the store, the service.
+
+``build_application(settings)`` gives the production Application (rate
+limiter, API server, handlers). ``BasraTelegram`` wires handlers onto any
+Application (tests build theirs against a fake server) and owns the life of
+the store and the table service: ``start`` after ``Application.initialize``,
+``stop`` before ``Application.shutdown``. In production ``post_init`` and
+``post_shutdown`` do that.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    filters,
+)
+
+from storage import SqliteStore
+
+from ..service import Clock, ServiceConfig, TableService
+from .commands import register_commands
+from .delivery import Delivery
+from .handlers import Handlers
+from .logs import on_error
+from .outbox import Outbox, Retrier
+from .settings import TelegramSettings
+
+log = logging.getLogger(__name__)
+
+AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+
+#: How often the rate limiter itself retries a 429 before the adapter's Retrier takes over.
+RATE_LIMIT_RETRIES = 3
+
+
+def rate_limiter() -> AIORateLimiter:
+    """Telegram's documented limits (30 messages a second, 20 a minute per group), with retries."""
+    return AIORateLimiter(max_retries=RATE_LIMIT_RETRIES)
+
+
+class BasraTelegram:
+    """The Telegram adapter on one Application: handlers in, notices out."""
+
+    def __init__(
+        self,
+        application: AnyApplication,
+        *,
+        database: str | Path,
+        config: ServiceConfig | None = None,
+        clock: Clock | None = None,
+        retrier: Retrier | None = None,
+        rng: random.Random | None = None,
+        commands: bool = True,
+    ) -> None:
+        self.application = application
+        self.database = Path(database)
+        self.config = config or ServiceConfig()
+        self.clock = clock
+        self.rng = rng
+        self.commands = commands
+        self.outbox = Outbox(application.bot)
+        self.retrier = retrier or Retrier()
+        self.delivery = Delivery(self.outbox, self.retrier)
+        self.handlers = Handlers(self.delivery)
+        self.store: SqliteStore | None = None
+        self._service: TableService | None = None
+        self._add_handlers()
+
+    @property
+    def service(self) -> TableService:
+        if self._service is None:
+            raise RuntimeError("call start() first")
+        return self._service
+
+    def _add_handlers(self) -> None:
+        h = self.handlers
+        app = self.application
+        commands = {
+            "start": h.start,
+            "help": h.help,
+            "rules": h.rules,
+            "newgame": h.newgame,
+            "practice": h.practice,
+            "hand": h.hand,
+            "resign": h.resign,
+            "score": h.score,
+            "top": h.top,
+            "settings": h.settings,
+        }
+        for name, work in commands.items():
+            app.add_handler(CommandHandler(name, h.command(work), filters=~filters.UpdateType.EDITED))
+        app.add_handler(CallbackQueryHandler(h.press))
+        app.add_error_handler(on_error)
+
+    async def start(self) -> None:
+        """Open the database, start the service (it redraws every open table), register commands."""
+        self.store = SqliteStore(self.database)
+        await self.store.open()
+        self._service = TableService(
+            self.store, [self.delivery], clock=self.clock, config=self.config, rng=self.rng
+        )
+        self.delivery.connect(self._service)
+        self.delivery.bot_username = self.application.bot.username
+        if self.commands:
+            await register_commands(self.application.bot)
+        await self._service.start()
+
+    async def stop(self) -> None:
+        await self.retrier.close()
+        await self.delivery.flush()
+        if self._service is not None:
+            await self._service.close()
+        await self.delivery.flush()
+        if self.store is not None:
+            await self.store.close()
+
+    async def idle(self) -> None:
+        """Wait for work in flight: computer turns, repairs, stored references (tests, benchmarks)."""
+        if self._service is not None:
+            await self._service.drain()
+        await self.retrier.drain()
+        await self.delivery.flush()
+
+
+def build_application(settings: TelegramSettings) -> tuple[AnyApplication, BasraTelegram]:
+    """The production Application from settings, with the adapter on it."""
+    builder = (
+        ApplicationBuilder()
+        .token(settings.bot_token.get_secret_value())
+        .base_url(settings.bot_url_base())
+        .base_file_url(settings.file_url_base())
+        .rate_limiter(rate_limiter())
+        .concurrent_updates(True)
+    )
+    basra: BasraTelegram | None = None
+
+    async def post_init(app: AnyApplication) -> None:
+        assert basra is not None
+        await basra.start()
+        log.info("Basra bot @%s is up", app.bot.username)
+
+    async def post_shutdown(app: AnyApplication) -> None:
+        assert basra is not None
+        await basra.stop()
+
+    application = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    basra = BasraTelegram(application, database=settings.database, config=settings.service_config())
+    return application, basra
