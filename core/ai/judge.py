@@ -113,7 +113,7 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
                 follow = 0.0
                 for other in s.hand:
                     if other is not card:
-                        captures = options[KIND_OF[other.index]]
+                        captures = options.by_kind[KIND_OF[other.index]]
                         if captures:
                             follow = max(follow, best_value(captures, worth, mine, theirs))
             score += weights.follow * quiet * follow

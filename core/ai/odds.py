@@ -11,6 +11,7 @@ the kinds that would take most.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..cards import Card
 from ..plans import is_basra, plan_positions_for
@@ -31,7 +32,14 @@ BASRA_POINTS = 10
 HAND_SIZE = 4
 
 Captures = tuple[tuple[int, int], ...]  # (points, cards) pairs, best points first
-Options = tuple[Captures, ...]  # one entry per kind
+
+
+class Options(NamedTuple):
+    """A floor's captures: ``by_kind`` has one entry per kind (empty when the kind
+    takes nothing); ``capturing`` lists only the kinds that take something."""
+
+    by_kind: tuple[Captures, ...]
+    capturing: tuple[tuple[int, Captures], ...]
 
 _OPTIONS: dict[int, Options] = {}
 _OPTIONS_LIMIT = 1 << 17
@@ -93,19 +101,30 @@ def floor_options(floor: Sequence[Card], rules: Rules) -> Options:
             options[kind] = tuple(sorted(found, reverse=True))
     if len(_OPTIONS) >= _OPTIONS_LIMIT:
         _OPTIONS.clear()
-    result = tuple(options)
+    result = Options(tuple(options), tuple((k, o) for k, o in enumerate(options) if o))
     _OPTIONS[key] = result
     return result
+
+
+def _by_other() -> tuple[tuple[float, ...], ...]:
+    """SHARE_BY_OTHER[other][mine] = MAJORITY_SHARE[mine][other], padded past 52
+    so that ``mine + cards`` never needs clamping."""
+    return tuple(
+        tuple(MAJORITY_SHARE[min(52, mine)][other] for mine in range(106)) for other in range(53)
+    )
+
+
+SHARE_BY_OTHER = _by_other()
 
 
 def best_value(captures: Captures, worth: int, taker: int, other: int) -> float:
     """The best of ``captures`` to the side that makes it, which has taken ``taker``
     cards to the other side's ``other``: points plus its better chance at the majority."""
-    row = MAJORITY_SHARE
-    base = row[taker][other]
+    share = SHARE_BY_OTHER[other]
+    base = share[taker]
     best = 0.0
     for points, cards in captures:
-        value = points + worth * (row[min(52, taker + cards)][other] - base)
+        value = points + worth * (share[taker + cards] - base)
         if value > best:
             best = value
     return best
@@ -113,9 +132,11 @@ def best_value(captures: Captures, worth: int, taker: int, other: int) -> float:
 
 def capture_values(floor: Sequence[Card], rules: Rules, worth: int, taker: int, other: int) -> list[float]:
     """For each kind, what its best capture on ``floor`` is worth (0 when it takes nothing)."""
-    if not floor:
-        return [0.0] * KINDS
-    return [best_value(o, worth, taker, other) if o else 0.0 for o in floor_options(floor, rules)]
+    values = [0.0] * KINDS
+    if floor:
+        for kind, captures in floor_options(floor, rules).capturing:
+            values[kind] = best_value(captures, worth, taker, other)
+    return values
 
 
 def _none_table() -> tuple[tuple[tuple[float, ...], ...], ...]:
@@ -149,31 +170,43 @@ def reply(options: Options, worth: int, taker: int, other: int, pool: Sequence[i
     capture in ``options``, and the chance that it has no capture of any value."""
     sure = 0.0
     for card in known:
-        captures = options[KIND_OF[card.index]]
+        captures = options.by_kind[KIND_OF[card.index]]
         if captures:
             v = best_value(captures, worth, taker, other)
             if v > sure:
                 sure = v
     quiet = 0.0 if sure > 0 else 1.0
-    draws = min(cards - len(known), pool_size, HAND_SIZE)
+    draws = cards - len(known)
+    if draws > pool_size:
+        draws = pool_size
+    if draws > HAND_SIZE:
+        draws = HAND_SIZE
     if draws <= 0:
         return sure, quiet
+    share = SHARE_BY_OTHER[other]
+    base = share[taker]
     ranked = []
-    for kind in range(KINDS):
-        captures = options[kind]
-        if captures and pool[kind]:
-            v = best_value(captures, worth, taker, other)
-            if v > sure:
-                ranked.append((v, pool[kind]))
+    for kind, captures in options.capturing:
+        count = pool[kind]
+        if count:
+            best = 0.0
+            for points, n in captures:
+                value = points + worth * (share[taker + n] - base)
+                if value > best:
+                    best = value
+            if best > sure:
+                ranked.append((best, count))
     if not ranked:
         return sure, quiet
     ranked.sort()
     row = NONE[draws][pool_size]
     total = sure
     covered = 0
-    for j in range(len(ranked) - 1, -1, -1):
+    j = len(ranked) - 1
+    while j >= 0:
         v, count = ranked[j]
         covered += count
         lower = ranked[j - 1][0] if j else sure
         total += (v - lower) * (1.0 - row[covered])
+        j -= 1
     return total, quiet * row[covered]

@@ -11,7 +11,8 @@ from core.ai.expert import Expert
 
 from .positions import view_of
 
-VARIANTS = {name: rules.with_changes(target=30) for name, rules in PRESETS.items()}
+# Short matches: every preset with a target of 30 ("target 100" becomes the default).
+VARIANTS = {name: rules.with_changes(target=30) for name, rules in PRESETS.items() if name != "target 100"}
 
 
 def bots(players: int, seed: int) -> list[Player]:
