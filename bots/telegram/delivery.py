@@ -271,6 +271,8 @@ class Delivery:
             ref = refs.values.get(key)
             if ref is not None and ref[2] > hand.version:
                 return Outcome.UNCHANGED  # a newer hand is already shown
+            if fresh and header is not None and ref is not None and ref[2] == hand.version:
+                fresh = False  # this turn was announced already (a restart redraws it in place)
             target = from_message if from_message is not None else (ref[1] if ref else None)
             if target is not None and not fresh:
                 sent = await self.outbox.edit(user, target, content)
@@ -315,34 +317,36 @@ class Delivery:
         return outcome is not Outcome.FAILED
 
     async def note_unreachable(self, hand: HandView) -> None:
-        """Tell the group, once per match, that this player must open the bot to get their cards."""
-        refs = await self.refs(hand.table_id)
-        key = NOTE_KEY + hand.player_id
-        if key in refs.values:
-            return
-        refs.values[key] = None
         seat = hand.table.seat_of(hand.player_id)
         name = seat.name if seat is not None and seat.name else "?"
-        lang = await self.service.language(hand.table.chat_id)
-        t = translator(lang)
+        await self.note(hand.table_id, hand.table.chat_id, hand.player_id, name)
+
+    async def note(self, table_id: str, chat_id: str, player_id: str, name: str) -> None:
+        """Tell the group, once per table, that this player must open the bot to get their cards."""
+        refs = await self.refs(table_id)
+        key = NOTE_KEY + player_id
+        if refs.values.get(key):
+            return
+        refs.values[key] = [0, 0]
+        t = translator(await self.service.language(chat_id))
         text = t.gettext(
             "{name}, I cannot send you your cards yet. Press “Open my hand” and then Start: "
             "your hand arrives at once.", name=user_text(name))
         button = InlineKeyboardButton(t.gettext("🂠 Open my hand"),
-                                      url=deep_link(self.bot_username, StartPayload("hand", hand.table_id)))
+                                      url=deep_link(self.bot_username, StartPayload("hand", table_id)))
         content = Content(_escape(text), keyboard((), [[button]]))
-        sent = await self.outbox.send(chat_number(hand.table.chat_id), content)
+        sent = await self.outbox.send(chat_number(chat_id), content)
         if sent.message_id is not None:
-            self.keep(hand.table_id, refs, key, [chat_number(hand.table.chat_id), sent.message_id])
+            self.keep(table_id, refs, key, [chat_number(chat_id), sent.message_id])
         else:
             del refs.values[key]
 
     async def clear_note(self, table_id: str, player_id: str) -> None:
         refs = await self.refs(table_id)
         ref = refs.values.get(NOTE_KEY + player_id)
-        if ref:
+        if ref and ref[1]:
             await self.outbox.delete(ref[0], ref[1])
-            self.keep(table_id, refs, NOTE_KEY + player_id, 0)
+            self.keep(table_id, refs, NOTE_KEY + player_id, None)
 
     async def warn(self, notice: ClockWarning) -> None:
         user = chat_number(notice.player_id)

@@ -184,8 +184,9 @@ class Handlers:
                 "there. Here you can send /practice to play against the computer."))
             return
         mode = MODES.get(args[0].lower(), "1v1") if args else "1v1"
-        await self.service.new_lobby(chat, person, mode)  # type: ignore[arg-type]
-        await self.probe(message, person, t)
+        lobby = await self.service.new_lobby(chat, person, mode)  # type: ignore[arg-type]
+        if not await self.probe(message, person, t):
+            await self.delivery.note(lobby.table_id, chat, person.player_id, person.name)
 
     async def practice(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)
@@ -351,6 +352,8 @@ class Handlers:
             if fresh.player_id == person.player_id and player_id("tg", message.chat_id) == person.player_id:
                 lang = await self.service.language(fresh.table.chat_id, person)
                 await self.delivery.show_hand(fresh, lang, from_message=message.message_id)
+        elif chat != fresh.chat_id:
+            pass  # a public view is redrawn only on that table's own chat
         elif isinstance(fresh, LobbyView):
             await self.delivery.outbox.edit(message.chat_id, message.message_id,
                                             content_of(render_lobby(fresh, t)))
@@ -396,9 +399,8 @@ class Handlers:
             t = await self.language(chat, person)
             if not await self.probe(message, person, t):
                 url = deep_link(self.delivery.bot_username, StartPayload("hand", table))
-                await self.invite(message, person, t, table)
+                await self.delivery.note(table, view.chat_id, person.player_id, person.name)
                 return await self._answer(query, url=url)
-        del view
         return False
 
     async def _setting_press(self, query: CallbackQuery, message: Message | None, person: Person,

@@ -1,0 +1,108 @@
+"""Button presses are untrusted: the presser must own the seat and the view must be current."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.telegram.world import World
+
+
+async def started_match(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser) -> None:
+    await world.send(alice, group, "/newgame")
+    lobby = world.server.last_message(group)
+    await world.press_verb(badr, lobby, "join")
+    await world.press_verb(alice, lobby, "start")
+
+
+def players(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    return alice, badr, server.add_group("Cafe", [alice, badr])
+
+
+async def test_pressing_a_card_previews_it_and_only_confirm_plays(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await started_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None and table.to_move is not None
+        waiting = alice if table.seats[table.to_move].player_id != f"tg:{alice.id}" else badr
+        hand = world.hand_message(waiting)
+        before = hand.text
+        # Out of turn the preview still works ...
+        await world.press_verb(waiting, hand, "card")
+        assert world.hand_message(waiting).text != before
+        assert world.buttons(world.hand_message(waiting), "play")
+        # ... and confirming says whose turn it is, changing nothing.
+        update = await world.press_verb(waiting, world.hand_message(waiting), "play")
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert
+        assert (await world.table(group)) == table
+        # Back leaves the preview.
+        await world.press_verb(waiting, world.hand_message(waiting), "card", 1)
+        assert world.hand_message(waiting).text != before
+        await world.press_verb(waiting, world.hand_message(waiting), "back")
+        assert world.hand_message(waiting).text == before
+
+
+async def test_a_stale_press_gets_an_alert_and_a_fresh_view(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await started_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None and table.to_move is not None
+        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        other = badr if mover is alice else alice
+        hand = world.hand_message(mover)
+        old_play = None
+        await world.press_verb(mover, hand, "card")
+        old_play = world.buttons(world.hand_message(mover), "play")[0]
+        await world.play_any(mover)
+        await world.play_any(other)
+        moved = await world.table(group)
+        # The same player presses a confirm from two views ago.
+        update = await world.forge(mover, world.hand_message(mover), old_play)
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert and answer.text
+        assert await world.table(group) == moved  # nothing changed
+        version = f"|{moved.version}|" if moved else ""
+        assert any(version in d for d in world.hand_message(mover).button_data())
+
+
+async def test_forged_presses_are_refused_without_changing_anything(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    eve = server.add_user("Eve")
+    server.join(eve, group)
+    server.private_chat(eve)
+    async with World(server, database) as world:
+        await started_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None and table.to_move is not None
+        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        hand = world.hand_message(mover)
+        card = world.buttons(hand, "card")[0].split("|")[4]
+        play = f"b1|play|{table.table_id}|{table.version}|{card}|1"
+        group_message = server.last_message(group)
+        await world.send(eve, None, "/help")
+        eve_message = server.last_message(server.private_chat(eve))
+        texts_before = {chat_id: server.texts(chat) for chat_id, chat in server.chats.items()}
+        forged = [
+            (eve, eve_message, play),         # not seated at this table
+            (mover, group_message, play),                  # a hand button in the group
+            (mover, hand, "b1|play|zzzz|1|AS"),              # no such table
+            (mover, hand, "not a payload"),                  # garbage
+            (mover, hand, "b1|play|" + table.table_id + "|" + str(table.version) + "|XX"),  # no such card
+            (mover, hand, f"b1|play|{table.table_id}|{table.version}|{card}|9"),  # no such plan
+        ]
+        for user, message, data in forged:
+            update = await world.forge(user, message, data)
+            answer = server.callback_answer(update)
+            assert answer is not None and answer.show_alert, data
+        assert await world.table(group) == table
+        # Nothing was drawn in the group and nobody else's chat changed.
+        assert server.texts(group) == texts_before[group.id]
+        assert server.texts(server.private_chat(eve)) == texts_before[eve.id]

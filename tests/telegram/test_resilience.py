@@ -1,0 +1,144 @@
+"""Restarts, flood control, network errors and logs: nothing lost, nothing leaked, no crash."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots.service import ManualClock, TableUpdated
+from bots.telegram import delivery
+from bots.telegram.delivery import content_of
+from bots.telegram.logs import CardRedactor, redact
+from tests.fakes import FakeChat, FakeTelegram, FakeUser, FloodLimit
+from tests.telegram.world import CARD_LABEL, HandLedger, World, ids
+
+
+def players(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    return alice, badr, server.add_group("Cafe", [alice, badr])
+
+
+async def start_match(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser) -> None:
+    await world.send(alice, group, "/newgame")
+    lobby = world.server.last_message(group)
+    await world.press_verb(badr, lobby, "join")
+    await world.press_verb(alice, lobby, "start")
+
+
+async def test_a_restarted_bot_continues_the_match_in_the_same_messages(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    clock = ManualClock()
+    async with World(server, database, clock=clock) as first:
+        await first.basra.service.set_rules(f"tg:{group.id}", target=20)
+        await start_match(first, group, alice, badr)
+        for _ in range(5):
+            table = await first.table(group)
+            assert table is not None and table.to_move is not None
+            await first.play_any(alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr)
+        before = await first.table(group)
+        group_messages = len(server.messages(group, bot_only=True))
+        hands = {u.id: first.hand_message(u) for u in (alice, badr)}
+    # A new process: new Application, new service, same database file, same Telegram.
+    async with World(server, database, clock=clock) as second:
+        after = await second.table(group)
+        assert after is not None and before is not None
+        assert (after.version, after.floor, after.scores) == (before.version, before.floor, before.scores)
+        assert len(server.messages(group, bot_only=True)) == group_messages  # edited, not re-posted
+        for user in (alice, badr):
+            assert second.hand_message(user) is hands[user.id]
+        await second.play_out(group, ids(alice, badr))
+        assert (await second.finished(group)).status == "finished"
+
+
+async def test_flood_errors_are_retried_and_nothing_is_lost(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        ledger = HandLedger.watch(world)
+        await world.basra.service.set_rules(f"tg:{group.id}", target=15)
+        await start_match(world, group, alice, badr)
+        # More 429s in a row than the rate limiter retries: the adapter's retrier takes over.
+        server.fail_next("editMessageText", retry_after=0.01, times=6)
+        server.fail_next("sendMessage", retry_after=0.01, times=5)
+        server.flood_control(FloodLimit(40, 0.2, "chat"))
+        await world.play_out(group, ids(alice, badr))
+        await world.basra.idle()
+        finished = await world.finished(group)
+        final = content_of(delivery.render_notice(TableUpdated(finished, "en")))
+    assert finished.status == "finished"
+    assert any(call.status == 429 for call in server.calls())
+    # Every public message ends as the service last described it: the final table is shown.
+    assert any(m.current.source == final.html for m in server.messages(group, bot_only=True))
+    ledger.assert_no_leak(server, group, [alice, badr])
+
+
+async def test_network_errors_and_unchanged_edits(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await start_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None and table.to_move is not None
+        waiting = alice if table.seats[table.to_move].player_id != f"tg:{alice.id}" else badr
+        hand = world.hand_message(waiting)
+        # "back" on a hand without a preview would change nothing: no edit is sent.
+        update = await world.forge(waiting, hand, f"b1|back|{table.table_id}|{table.version}")
+        assert not [c for c in server.calls_for(update) if c.method == "editMessageText"]
+        # A dropped connection on an edit is retried.
+        server.fail_network_next("editMessageText", times=1)
+        await world.press_verb(waiting, hand, "card")
+        assert world.buttons(world.hand_message(waiting), "play")
+
+
+def test_log_lines_never_carry_cards_or_tokens() -> None:
+    record = logging.LogRecord("bots.telegram", logging.ERROR, __file__, 1,
+                               "press %s failed", ("b1|play|abc|3|10D|1",), None)
+    try:
+        raise ValueError("illegal play '7S': not in hand; Q♠ too; 123456789:" + "A" * 35)
+    except ValueError:
+        record.exc_info = sys.exc_info()
+    assert CardRedactor().filter(record)
+    text = record.getMessage() + (record.exc_text or "")
+    assert not CARD_LABEL.search(text) and "10D" not in text and "7S" not in text and "AAAA" not in text
+    assert redact("plays 10D") == "plays ??"
+
+
+async def test_the_bot_logs_no_hand_card_while_playing(
+    server: FakeTelegram, database: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice, badr, group = players(server)
+    caplog.set_level(logging.DEBUG, logger="bots")
+    async with World(server, database) as world:
+        await world.basra.service.set_rules(f"tg:{group.id}", target=10)
+        server.fail_next("editMessageText", error_code=400, description="Bad Request: odd failure")
+        await start_match(world, group, alice, badr)
+        await world.play_out(group, ids(alice, badr))
+    for record in caplog.records:
+        line = record.getMessage()
+        assert not CARD_LABEL.search(line), line
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [(None, "TELEGRAM_BOT_TOKEN is not set"), ("not-a-token", "TELEGRAM_BOT_TOKEN is not valid")],
+)
+def test_a_missing_or_malformed_token_is_one_clear_line(
+    token: str | None, expected: str, tmp_path: Path
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "BASRA_"))}
+    if token is not None:
+        env["TELEGRAM_BOT_TOKEN"] = token
+    root = Path(__file__).resolve().parents[2]
+    env["PYTHONPATH"] = str(root)
+    done = subprocess.run([sys.executable, "-m", "bots.telegram"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0] and "Traceback" not in done.stderr
