@@ -8,6 +8,7 @@ import pytest
 
 from tests.fakes import FakeTelegram
 
+
 @pytest.fixture
 def server() -> FakeTelegram:
     return FakeTelegram()

@@ -22,7 +22,9 @@ def players(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
     return alice, badr, server.add_group("Cafe", [alice, badr])
 
 
-async def test_pressing_a_card_previews_it_and_only_confirm_plays(server: FakeTelegram, database: Path) -> None:
+async def test_pressing_a_card_previews_it_and_only_confirm_plays(
+    server: FakeTelegram, database: Path
+) -> None:
     alice, badr, group = players(server)
     async with World(server, database) as world:
         await started_match(world, group, alice, badr)

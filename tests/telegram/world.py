@@ -138,8 +138,6 @@ class World:
     async def finished(self, chat: FakeChat) -> TableView:
         """The chat's last match, once it is over."""
         assert await self.table(chat) is None, "the match is still running"
-        rows = await self.basra.service.hands_of("tg:0")
-        del rows
         table_id = self.last_table_id(chat)
         return await self.basra.service.table(table_id)
 
