@@ -7,7 +7,8 @@ members (alice may manage the channel), and the faster settle poll.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,18 @@ TEST_CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, turn_secon
 BotFactory = Callable[..., BasraBot]
 
 
+class SimulatedClock:
+    """The service's clock on simcord's virtual time (``discord.utils.utcnow`` follows it,
+    and so do the loop's timers), so that ``env.advance_time`` runs turn clocks."""
+
+    def now(self) -> float:
+        return discord.utils.utcnow().timestamp()
+
+    def call_at(self, when: float, action: Callable[[], Awaitable[None]]) -> asyncio.TimerHandle:
+        loop = asyncio.get_running_loop()
+        return loop.call_later(max(0.0, when - self.now()), lambda: loop.create_task(action()))
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "basra.sqlite3"
@@ -38,7 +51,7 @@ def make_bot(db_path: Path) -> BotFactory:
     def make(**overrides: Any) -> BasraBot:
         options = {"database": db_path, "config": TEST_CONFIG, "retry_delays": (0.0,), "retry_later": 60.0}
         options.update(overrides)
-        return BasraBot(BotOptions(**options))
+        return BasraBot(BotOptions(**options), clock=SimulatedClock())
 
     return make
 
