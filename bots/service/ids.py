@@ -3,7 +3,8 @@
 Chats and people are named by strings that carry their platform, so one
 database can hold Telegram and Discord side by side and no id of one platform
 can be taken for the other's: ``"tg:-100123"`` is a Telegram group,
-``"dc:456"`` a Discord channel, ``"tg:42"`` a Telegram user.
+``"dc:456"`` a Discord channel, ``"tg:42"`` a Telegram user, ``"term:ana"``
+someone at the terminal table.
 
 >>> chat_id("tg", -100123), player_id("dc", 456)
 ('tg:-100123', 'dc:456')
@@ -17,8 +18,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Final, Literal
 
-Platform = Literal["tg", "dc"]
-PLATFORMS: Final[tuple[str, ...]] = ("tg", "dc")
+Platform = Literal["tg", "dc", "term"]
+PLATFORMS: Final[tuple[str, ...]] = ("tg", "dc", "term")
 
 
 def _namespaced(platform: str, raw: int | str) -> str:

@@ -1,0 +1,90 @@
+"""``basra play``: a practice match against the computer in the terminal.
+
+    basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en]
+
+The match is kept in the same SQLite file as the bots' (``BASRA_DATABASE``,
+default ``basra.sqlite3``): leave with q and the same command goes on where
+you stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import re
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from core.ai import LEVELS
+from storage import SqliteStore
+
+from ..i18n import resolve_language, translator
+from ..service import Person, TableService, TableView, chat_id, player_id
+from ..settings import BasraSettings
+from .session import TerminalPlatform, TerminalSession
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="basra", description="Basra, the Egyptian card game")
+    commands = top.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("play", help="play the computer in the terminal")
+    play.add_argument("--level", choices=list(LEVELS), default="beginner")
+    play.add_argument("--players", type=int, choices=(2, 4), default=2)
+    play.add_argument("--lang", choices=("ar", "en"), default=None)
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
+    play.add_argument("--delay", type=float, default=None, help="seconds a computer waits before playing")
+    return top
+
+
+def _local_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:
+        name = "player"
+    return re.sub(r"[^A-Za-z0-9_-]", "", name) or "player"
+
+
+async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
+    settings = BasraSettings()
+    database = args.database or settings.database
+    config = settings.service_config()
+    if args.delay is not None:
+        config = type(config)(**{**_fields(config), "computer_delay": args.delay})
+    lang = resolve_language(args.lang, settings.language)
+    local = _local_name()
+    person = Person(player_id("term", local), args.name or local, lang)
+    chat = chat_id("term", local)
+    platform = TerminalPlatform(out, person.player_id)
+    async with SqliteStore(database) as store, TableService(store, [platform], config=config) as service:
+        await service.set_player_language(person, lang)
+        await service.set_chat_language(chat, lang)
+        open_table = await service.open_table(chat)
+        if isinstance(open_table, TableView) and open_table.running:
+            table_id = open_table.table_id
+        else:
+            if open_table is not None:
+                await service.cancel(open_table.table_id, person)
+            table = await service.practice(chat, person, players=args.players, level=args.level)
+            table_id = table.table_id
+        await TerminalSession(service, platform, person, lines, translator(lang)).run(table_id)
+        await service.drain()
+    return 0
+
+
+def _fields(config: object) -> dict[str, object]:
+    return {name: getattr(config, name) for name in config.__slots__}  # type: ignore[attr-defined]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return asyncio.run(play(args, sys.stdin, sys.stdout))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
