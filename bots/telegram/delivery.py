@@ -277,8 +277,10 @@ class Delivery:
             if target is not None and not fresh:
                 sent = await self.outbox.edit(user, target, content)
                 if sent.outcome.ok:
-                    if ref is None or ref[1] != target or ref[2] != hand.version:
+                    if ref is None or ref[1] != target:
                         self.keep(hand.table_id, refs, key, [user, target, hand.version])
+                    else:
+                        ref[2] = hand.version  # the shown version need not be stored
                     self.reachable.add(user)
                     return sent.outcome
                 if sent.outcome is not Outcome.GONE:

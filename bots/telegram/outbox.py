@@ -18,7 +18,6 @@ limits and retries a 429 a few times. What is left is handled here:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -56,8 +55,15 @@ class Content:
     markup: InlineKeyboardMarkup | None = None
 
     def fingerprint(self) -> str:
-        markup = json.dumps(self.markup.to_dict(), sort_keys=True) if self.markup else ""
-        return self.html + "\x00" + markup
+        """What Telegram compares for "not modified": the text and every button (cheaply)."""
+        if self.markup is None:
+            return self.html
+        buttons = "\x01".join(
+            f"{b.text}\x02{b.callback_data or ''}\x02{b.url or ''}"
+            for row in self.markup.inline_keyboard for b in row
+        )
+        rows = ",".join(str(len(row)) for row in self.markup.inline_keyboard)
+        return f"{self.html}\x00{rows}\x00{buttons}"
 
 
 @dataclass(frozen=True, slots=True)

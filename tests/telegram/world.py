@@ -122,13 +122,15 @@ class World:
 
     async def play_any(self, user: FakeUser) -> None:
         """Press the first card of the user's hand, then confirm."""
-        for _ in range(5):  # a preview lost to a flood error is pressed again, as a person would
+        for _ in range(6):  # a preview lost to a flood error is pressed again, as a person would
             hand = self.hand_message(user)
-            await self.press(user, hand, self.buttons(hand, "card")[0])
-            hand = self.hand_message(user)
-            if self.buttons(hand, "play"):
+            if self.buttons(hand, "play"):  # a preview is open: confirm it
                 await self.press(user, hand, self.buttons(hand, "play")[0])
                 return
+            if self.buttons(hand, "card"):
+                await self.press(user, hand, self.buttons(hand, "card")[0])
+            else:
+                await self.press(user, hand, self.buttons(hand, "back")[0])
         raise AssertionError(f"{user} cannot get a preview to confirm")
 
     async def table(self, chat: FakeChat) -> TableView | None:
@@ -164,8 +166,12 @@ class World:
         return plays
 
 
+POINT_ITEMS = re.compile(r"(?:2♣|10♦) \d+(?![♣♦♥♠\d])")
+
+
 def labels_in(text: str) -> set[str]:
-    return set(CARD_LABEL.findall(text))
+    """Card labels in a text, leaving out the score items named after a card ("2♣ 2", "10♦ 3")."""
+    return set(CARD_LABEL.findall(POINT_ITEMS.sub("", text)))
 
 
 @asynccontextmanager

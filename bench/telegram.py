@@ -1,0 +1,145 @@
+"""Telegram bot latency: 200 matches at once through the real Application and the fake Bot API.
+
+    python bench/telegram.py [--matches 200] [--plays 24] [--think 1.0] [--db PATH]
+
+Each match is a 1-v-1 between two people in its own group, all matches at
+the same time on one event loop. A player thinks ``--think`` seconds on
+average (uniformly between half and one and a half times that) before each
+press: a card, then confirm. ``--think 0`` presses as fast as the bot
+answers, which measures throughput rather than what a player waits. For every update (command or press) the
+time from its delivery to the end of the bot's last Bot API call it caused
+is taken (``FakeTelegram.response_time``), and p50, p99 and the maximum are
+printed, separately for previews and confirmed plays. The service commits
+each play to the SQLite file (WAL, synchronous=FULL) before answering, as
+in production. No rate limiter: the figures are the bot's own time, not
+Telegram's flood limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bots.service import ManualClock, ServiceConfig, TableView
+from bots.telegram.application import BasraTelegram
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
+
+CONFIG = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="ar")
+
+
+def buttons(message: object, verb: str) -> list[str]:
+    data: list[str] = message.button_data()  # type: ignore[attr-defined]
+    return [d for d in data if d.split("|")[1:2] == [verb]]
+
+
+class Bench:
+    def __init__(self, server: FakeTelegram, basra: BasraTelegram, think: float) -> None:
+        self.think = think
+        self.rng = random.Random(5)
+        self.server = server
+        self.basra = basra
+        self.app = basra.application
+        self.times: dict[str, list[float]] = {"command": [], "preview": [], "play": []}
+        self.updates: list[tuple[object, str]] = []
+
+    async def pause(self) -> None:
+        if self.think > 0:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+
+    async def deliver(self, update: object, kind: str) -> None:
+        await self.server.deliver(self.app, update)  # type: ignore[arg-type]
+        self.updates.append((update, kind))
+
+    def measure(self) -> None:
+        """Response times, read once everything ran (reading the call log is not free)."""
+        ends: dict[int, float] = {}
+        for call in self.server.api_calls:
+            if call.update_id is not None:
+                end = call.finished_at or call.at
+                ends[call.update_id] = max(ends.get(call.update_id, 0.0), end)
+        for update, kind in self.updates:
+            record = self.server.updates[update.update_id]  # type: ignore[attr-defined]
+            if record.update_id in ends:
+                self.times[kind].append(ends[record.update_id] - (record.delivered_at or record.created_at))
+
+    def hand(self, user: FakeUser) -> object:
+        chat = self.server.private_chat(user)
+        messages = self.server.messages(chat, bot_only=True)
+        return [m for m in messages if buttons(m, "card") or buttons(m, "play")][-1]
+
+    async def match(self, group: FakeChat, alice: FakeUser, badr: FakeUser, plays: int) -> None:
+        await self.deliver(self.server.user_sends(alice, group, "/newgame"), "command")
+        lobby = self.server.last_message(group)
+        await self.deliver(self.server.user_presses(badr, lobby, buttons(lobby, "join")[0]), "command")
+        await self.deliver(self.server.user_presses(alice, lobby, buttons(lobby, "start")[0]), "command")
+        users = {f"tg:{alice.id}": alice, f"tg:{badr.id}": badr}
+        for _ in range(plays):
+            table = await self.basra.service.open_table(f"tg:{group.id}")
+            if not isinstance(table, TableView) or table.to_move is None:
+                return
+            user = users[table.seats[table.to_move].player_id or ""]
+            await self.pause()
+            hand = self.hand(user)
+            await self.deliver(self.server.user_presses(user, hand, buttons(hand, "card")[0]), "preview")
+            await self.pause()
+            hand = self.hand(user)
+            await self.deliver(self.server.user_presses(user, hand, buttons(hand, "play")[0]), "play")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def run(matches: int, plays: int, think: float, database: Path) -> None:
+    server = FakeTelegram()
+    app = server.application_builder().concurrent_updates(True).build()
+    server.attach(app.bot)
+    basra = BasraTelegram(app, database=database, config=CONFIG, clock=ManualClock(),
+                          rng=random.Random(1), commands=False)
+    tables = []
+    for n in range(matches):
+        alice, badr = server.add_user(f"A{n}", language_code="ar"), server.add_user(f"B{n}")
+        server.private_chat(alice)
+        server.private_chat(badr)
+        tables.append((server.add_group(f"G{n}", [alice, badr]), alice, badr))
+    await app.initialize()
+    await basra.start()
+    bench = Bench(server, basra, think)
+    started = time.perf_counter()
+    await asyncio.gather(*(bench.match(group, a, b, plays) for group, a, b in tables))
+    elapsed = time.perf_counter() - started
+    await basra.stop()
+    await app.shutdown()
+    bench.measure()
+    every = [t for values in bench.times.values() for t in values]
+    print(f"{matches} matches at once, think {think:g} s, {len(every)} updates in {elapsed:.1f} s "
+          f"({len(bench.times['play'])} plays, {len(server.api_calls)} Bot API calls)")
+    print("update → bot's last API call   p50       p99       max")
+    for kind, values in (*bench.times.items(), ("all", every)):
+        p50, p99 = percentile(values, 0.5) * 1000, percentile(values, 0.99) * 1000
+        print(f"  {kind:<28} {p50:7.1f} ms {p99:7.1f} ms {max(values) * 1000:7.1f} ms")
+    print(f"mean {statistics.fmean(every) * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--plays", type=int, default=24, help="plays per match (48 is a whole round)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds before each press")
+    parser.add_argument("--db", type=Path, default=None)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(args.matches, args.plays, args.think, args.db or Path(folder) / "bench.sqlite3"))
+
+
+if __name__ == "__main__":
+    main()
