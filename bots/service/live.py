@@ -4,6 +4,13 @@ The in-memory state always equals what the store holds (or is rebuilt from
 it after a failed write). ``lock`` orders decisions and commits; ``delivery``
 is taken before ``lock`` is let go, so each table's notices leave in the order
 its actions were committed while readers are not held up by slow adapters.
+
+``writing`` is held only while the state in memory runs ahead of the store
+(the engine has taken an action whose commit is under way) and around every
+write of the table's row. It is never held across a delivery, so readers
+(hands, previews, hints) and ``remember`` may take it from inside an
+adapter's ``deliver`` while another action of the table waits for that
+delivery; they see committed state only, and row writes never race.
 """
 
 from __future__ import annotations
@@ -19,7 +26,18 @@ from .views import TableView
 
 
 class LiveTable:
-    __slots__ = ("delivery", "last_auto", "lock", "match", "record", "rules", "timer", "view", "view_key")
+    __slots__ = (
+        "delivery",
+        "last_auto",
+        "lock",
+        "match",
+        "record",
+        "rules",
+        "timer",
+        "view",
+        "view_key",
+        "writing",
+    )
 
     def __init__(self, record: TableRecord, match: Match | None = None, *, last_auto: bool = False) -> None:
         self.record = record
@@ -27,6 +45,7 @@ class LiveTable:
         self.rules = Rules.from_dict(record.rules or None)
         self.lock = asyncio.Lock()
         self.delivery = asyncio.Lock()
+        self.writing = asyncio.Lock()
         self.timer: Timer | None = None
         self.last_auto = last_auto
         self.view: TableView | None = None  # the last public view made, and what it was made from

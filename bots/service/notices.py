@@ -223,6 +223,8 @@ class Platform(Protocol):
     dropped: the state is safe in the store and fresh views can be asked for)
     and must not wait on another action of the same table (the table is busy
     until delivery returns, which keeps every table's notices in order).
+    Reading and bookkeeping are safe from inside it: ``remember``, ``recall``,
+    ``table``, ``hand`` and ``preview`` wait for no action.
     """
 
     name: str

@@ -3,7 +3,9 @@
 Every change follows one path: decide under the table's lock, commit to the
 store, update memory, take the delivery lock, let the table lock go, deliver.
 So nothing is sent before it is durable, each table's notices leave in
-commit order, and readers never wait for an adapter.
+commit order, and readers never wait for an adapter. The engine takes an
+action and the store commits it under the table's ``writing`` lock (see
+``live``), which readers take to see committed state only.
 """
 
 from __future__ import annotations
@@ -251,15 +253,20 @@ class Runner:
         if not record.is_open:
             self._forget(live)
 
-    async def _save(self, live: LiveTable, record: TableRecord) -> TableRecord:
-        """Write a row change that is not a match action (lobby, warnings, message refs)."""
-        try:
-            stored = await self._store.update_table(record)
-        except (StorageError, VersionConflict):
-            await self._reload(live)
-            raise
-        live.update(stored)
-        return stored
+    async def _save(self, live: LiveTable, change: Callable[[TableRecord], TableRecord]) -> TableRecord:
+        """Write a row change that is not a match action (lobby, warnings, message refs).
+
+        ``change`` is applied to the row as it is once no other write is under
+        way, so a message reference kept meanwhile is neither lost nor a conflict.
+        """
+        async with live.writing:
+            try:
+                stored = await self._store.update_table(change(live.record))
+            except (StorageError, VersionConflict):
+                await self._reload(live)
+                raise
+            live.update(stored)
+            return stored
 
     # -- match actions -----------------------------------------------------------
 
@@ -285,11 +292,12 @@ class Runner:
     ) -> None:
         """Append a match action's events with the row's new state (and the result, if it ended).
 
-        The engine match has already taken the action; if the store refuses,
-        memory is rebuilt from the store and the error goes to the caller.
+        The engine match has already taken the action, under ``live.writing``
+        (held by the caller until this returns); if the store refuses, memory
+        is rebuilt from the store and the error goes to the caller.
         """
         match = live.match
-        assert match is not None
+        assert match is not None and live.writing.locked()
         record = live.record
         status = record.status
         if end is None and match.over:
@@ -351,7 +359,8 @@ class Runner:
         event: dict[str, Any] = {"kind": kind, "reason": reason}
         if seat is not None:
             event["seat"] = seat
-        await self._commit_match(live, [event], end=(reason, winner, seat))
+        async with live.writing:
+            await self._commit_match(live, [event], end=(reason, winner, seat))
         return self._match_notices(live)
 
     # -- timers ----------------------------------------------------------------------
@@ -426,8 +435,9 @@ class Runner:
             seat = match.to_move
             level = live.record.seats[seat].computer or "beginner"
             card, plan = self._computer_choice(live, seat, level)
-            events = self._play_events(match, seat, card, plan)
-            await self._commit_match(live, events)
+            async with live.writing:
+                events = self._play_events(match, seat, card, plan)
+                await self._commit_match(live, events)
             return self._match_notices(live, [ev.event_from_dict(e) for e in events])
 
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
@@ -441,7 +451,7 @@ class Runner:
         async def work(live: LiveTable) -> list[Notice]:
             record = live.record
             assert live.match is not None and live.match.to_move is not None and record.deadline is not None
-            await self._save(live, record.model_copy(update={"warned": True}))
+            await self._save(live, lambda r: r.model_copy(update={"warned": True}))
             self._arm(live)
             seat = live.match.to_move
             hand = self._hand_view(live, seat)
@@ -464,15 +474,16 @@ class Runner:
                 return await self._end(live, "timeout", seat)
             card, plan = self._computer_choice(live, seat, "beginner")
             events = [{"kind": "auto_played", "seat": seat, "reason": "timeout"}]
-            played = self._play_events(match, seat, card, plan)
-            await self._commit_match(live, events + played, auto=True)
+            async with live.writing:
+                played = self._play_events(match, seat, card, plan)
+                await self._commit_match(live, events + played, auto=True)
             return self._match_notices(live, [ev.event_from_dict(e) for e in played])
 
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
 
     async def _close_lobby(self, live: LiveTable, reason: LobbyEnd) -> list[Notice]:
         status: TableStatus = "cancelled" if reason == "cancelled" else "expired"
-        await self._save(live, live.record.model_copy(update={"status": status, "deadline": None}))
+        await self._save(live, lambda r: r.model_copy(update={"status": status, "deadline": None}))
         self._forget(live)
         view = viewing.lobby_view(live.record, live.rules, self._turn_seconds(live.record))
         return [LobbyClosed(view, reason, self._public_language(live.record.chat_id))]

@@ -22,7 +22,7 @@ from typing import Any, Self
 from core import BasraError, Card, Rules
 from core import events as ev
 from core.ai import LEVELS
-from storage import ChatSettings, OpenTableExists, Seat, StorageError, TableRecord
+from storage import ChatSettings, OpenTableExists, Seat, StorageError, TableRecord, VersionConflict
 
 from ..i18n import resolve_language
 from ..i18n.lang import supported_language
@@ -38,6 +38,7 @@ from .errors import (
     MustCapture,
     NoOpenTable,
     NoSuchPlan,
+    NoSuchTable,
     NotCreator,
     NotRunning,
     NotSeated,
@@ -72,6 +73,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "7D by count": {"seven_diamonds_basra": "count"},
 }
 TURN_SECONDS_RANGE = (10, 3600)
+#: A closed table's row is written by reference writes only; they may meet.
+REMEMBER_RETRIES = 3
 
 
 class TableService(Runner):
@@ -308,7 +311,7 @@ class TableService(Runner):
             if seats is not None:
                 update["seats"] = seats
                 update["created_by"] = _creator(record.created_by, seats)
-            await self._save(live, record.model_copy(update=update))
+            await self._save(live, lambda r: r.model_copy(update=update))
             if not people(live.record):
                 return self._lobby_view(live), await self._close_lobby(live, "cancelled")
             self._arm(live)
@@ -385,28 +388,29 @@ class TableService(Runner):
             seated = seats_.seating(record.seats, capacity(record), fill)
             practice = any(s.computer is not None for s in seated)
             match = self._new_match(len(seated), live.rules)
-            starting = record.model_copy(
-                update={
-                    "status": "running",
-                    "seats": seated,
-                    "mode": "practice" if practice else record.mode,
-                    "rated": not practice and len(seated) == 2,
-                    "header": {
-                        **(record.header or {}),
-                        "players": len(seated),
-                        "dealer": match.first_dealer,
-                        "seed": match.seed,
-                    },
-                }
-            )
-            live.match = match
-            live.record = starting  # _commit_match writes this row with the opening events
-            events = [ev.to_dict(e) for e in match.opening_events()]
-            try:
-                await self._commit_match(live, events)
-            except BaseException:
-                await self._reload(live)
-                raise
+            async with live.writing:
+                starting = live.record.model_copy(
+                    update={
+                        "status": "running",
+                        "seats": seated,
+                        "mode": "practice" if practice else record.mode,
+                        "rated": not practice and len(seated) == 2,
+                        "header": {
+                            **(record.header or {}),
+                            "players": len(seated),
+                            "dealer": match.first_dealer,
+                            "seed": match.seed,
+                        },
+                    }
+                )
+                live.match = match
+                live.record = starting  # _commit_match writes this row with the opening events
+                events = [ev.to_dict(e) for e in match.opening_events()]
+                try:
+                    await self._commit_match(live, events)
+                except BaseException:
+                    await self._reload(live)
+                    raise
             public = self._public_language(record.chat_id)
             closed = viewing.lobby_view(
                 record.model_copy(update={"status": "running"}), live.rules, self._turn_seconds(record)
@@ -452,7 +456,7 @@ class TableService(Runner):
         """The public table of a running or finished match."""
         live = self._tables.get(table_id)
         if live is not None and live.match is not None:
-            async with live.lock:
+            async with live.writing:
                 return self._table_view(live)
         record, match = await self._closed_table(table_id)
         if match is None:
@@ -481,7 +485,7 @@ class TableService(Runner):
     async def hand(self, table_id: str, player_id: str) -> HandView:
         """``player_id``'s hand at this match. NotSeated for anyone else."""
         live, seat = await self._seated(table_id, player_id)
-        async with live.lock:
+        async with live.writing:
             return self._hand_view(live, seat)
 
     async def hands_of(self, player_id: str) -> list[HandView]:
@@ -490,17 +494,19 @@ class TableService(Runner):
         for live in sorted(self._tables.values(), key=lambda lt: lt.record.created_at):
             seat = seat_of(live.record, player_id)
             if seat is not None and live.match is not None and live.record.status == "running":
-                async with live.lock:
+                async with live.writing:
                     hands.append(self._hand_view(live, seat))
         return hands
 
     async def preview(self, table_id: str, player_id: str, card: str, plan: int | None = None) -> HandView:
         """The hand with ``card`` selected: its numbered plans, what each takes,
         basra, or that it takes nothing. Changes nothing; works off turn too.
-        ``plan`` selects which plan a confirm would play (0: lay it, when allowed)."""
+        ``plan`` selects which plan a confirm would play (0: lay it, when allowed).
+        Reads committed state without waiting for deliveries: an adapter may call it
+        from ``deliver``."""
         chosen = _parse_card(card)
         live, seat = await self._seated(table_id, player_id)
-        async with live.lock:
+        async with live.writing:
             match = live.match
             assert match is not None
             if chosen not in match.hand(seat):
@@ -537,8 +543,9 @@ class TableService(Runner):
                 raise MustCapture(card=chosen.code, fresh=self._hand_view(live, seat))
             if number > options:
                 raise NoSuchPlan(card=chosen.code, plan=number, fresh=self._hand_view(live, seat))
-            played = match.play(seat, chosen, number)
-            await self._commit_match(live, [ev.to_dict(e) for e in played])
+            async with live.writing:
+                played = match.play(seat, chosen, number)
+                await self._commit_match(live, [ev.to_dict(e) for e in played])
             notices = self._match_notices(live, played)
             return self._hand_view(live, seat), notices
 
@@ -606,7 +613,7 @@ class TableService(Runner):
             if record.status != "lobby":
                 return None, []
             head = {**(record.header or {}), "turn_seconds": settings.turn_seconds}
-            await self._save(live, record.model_copy(update={"rules": settings.rules, "header": head}))
+            await self._save(live, lambda r: r.model_copy(update={"rules": settings.rules, "header": head}))
             view = self._lobby_view(live)
             return None, [LobbyUpdated(view, self._public_language(record.chat_id))]
 
@@ -696,16 +703,28 @@ class TableService(Runner):
 
     async def remember(self, table_id: str, key: str, value: Any) -> None:
         """Keep an adapter's message reference (JSON) with the table, e.g. the id of
-        the table message to edit; it survives restarts."""
+        the table message to edit; it survives restarts. It waits for no action or
+        delivery of the table (only for a row write under way), so an adapter may
+        call it from ``deliver``."""
+
+        def kept(record: TableRecord) -> TableRecord:
+            return record.model_copy(update={"message_refs": {**record.message_refs, key: value}})
+
         live = self._tables.get(table_id)
-        if live is None:
-            record, _ = await self._closed_table(table_id)
-            refs = {**record.message_refs, key: value}
-            await self._store.update_table(record.model_copy(update={"message_refs": refs}))
+        if live is not None:
+            await self._save(live, kept)
             return
-        async with live.lock:
-            refs = {**live.record.message_refs, key: value}
-            await self._save(live, live.record.model_copy(update={"message_refs": refs}))
+        for attempt in range(REMEMBER_RETRIES):
+            record = await self._store.get_table(table_id)
+            if record is None or record.platform not in self._platforms:
+                raise NoSuchTable(f"no table {table_id!r}")
+            try:
+                await self._store.update_table(kept(record))
+                return
+            except VersionConflict:
+                if attempt + 1 == REMEMBER_RETRIES:
+                    raise
+                # another reference was kept meanwhile: read the row again
 
     async def recall(self, table_id: str) -> dict[str, Any]:
         """Every reference ``remember`` kept for the table."""

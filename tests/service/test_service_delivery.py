@@ -1,0 +1,114 @@
+"""What an adapter may call from inside ``deliver``: references and read-only views.
+
+``deliver`` runs while the table's next action may already be decided and
+waiting for it; ``remember`` and ``preview`` must not wait for that action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from bots.service import HandView, ManualClock, Notice, TableService
+from storage import SqliteStore
+from tests.service.helpers import ALICE, BADR, GROUP, QUIET, FakePlatform
+
+PATIENCE = 2.0  # seconds; a deadlock would wait forever
+
+
+class Reentrant(FakePlatform):
+    """Runs ``work`` from inside the next delivery, as an adapter keeping references would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.work: Callable[[], Awaitable[None]] | None = None
+        self.errors: list[BaseException] = []
+
+    async def deliver(self, notices: Sequence[Notice]) -> None:
+        await super().deliver(notices)
+        work, self.work = self.work, None
+        if work is not None:
+            try:
+                await work()
+            except Exception as error:  # the service would only log it
+                self.errors.append(error)
+
+
+async def test_remember_and_preview_work_from_inside_deliver_while_the_next_action_waits(
+    db_path: Path,
+) -> None:
+    platform = Reentrant()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [platform], clock=ManualClock(), config=QUIET, rng=random.Random(3)) as service,
+    ):
+        lobby = await service.new_lobby(GROUP, ALICE)
+        await service.join(lobby.table_id, BADR)
+        table = await service.start_match(lobby.table_id, ALICE)
+        tid = table.table_id
+        first = table.seats[table.to_move or 0].player_id or ""
+        second = next(s.player_id or "" for s in table.seats if s.player_id != first)
+        mine = await service.hand(tid, first)
+        queued: list[asyncio.Task[HandView]] = []
+        seen: list[HandView] = []
+
+        async def inside() -> None:
+            # The next player plays at once: decided and committed, it waits for this delivery.
+            theirs = await service.hand(tid, second)
+            queued.append(asyncio.create_task(service.play(tid, second, theirs.version, theirs.hand[0])))
+            for _ in range(1000):
+                stored = await store.get_table(tid)
+                if stored is not None and stored.version > theirs.version:
+                    break
+                await asyncio.sleep(0.001)
+            await asyncio.sleep(0.01)
+            assert not queued[0].done(), "the queued play should wait for this delivery"
+            await asyncio.wait_for(service.remember(tid, "table", {"id": 42}), PATIENCE)
+            seen.append(await asyncio.wait_for(service.preview(tid, second, theirs.hand[1]), PATIENCE))
+            seen.append(theirs)
+
+        platform.work = inside
+        await service.play(tid, first, mine.version, mine.hand[0])
+        played = await asyncio.wait_for(queued[0], PATIENCE)
+
+        assert platform.errors == []
+        preview, before = seen
+        # The preview saw the queued play, committed: that card has left the hand.
+        assert preview.preview is not None and preview.preview.card == before.hand[1]
+        assert before.hand[0] not in preview.hand and preview.version == played.version
+        assert (await service.recall(tid))["table"] == {"id": 42}
+        stored = await store.get_table(tid)
+        assert stored is not None and stored.message_refs["table"] == {"id": 42}
+        # Both plays were delivered, in the order they were committed.
+        versions = [n.table.version for n in platform.of("table_updated")]
+        assert versions == sorted(versions) and versions[-1] == played.version
+
+
+async def test_references_kept_while_a_play_commits_lose_neither(
+    service: TableService, platform: FakePlatform
+) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    table = await service.start_match(lobby.table_id, ALICE)
+    mover = table.seats[table.to_move or 0].player_id or ""
+    hand = await service.hand(table.table_id, mover)
+    keeping = [service.remember(table.table_id, f"ref{i}", i) for i in range(5)]
+    playing = service.play(table.table_id, mover, hand.version, hand.hand[0])
+    played, *_ = await asyncio.gather(playing, *keeping)
+    assert isinstance(played, HandView) and played.version > hand.version
+    refs = await service.recall(table.table_id)
+    assert all(refs[f"ref{i}"] == i for i in range(5))
+
+
+async def test_references_of_a_finished_match_are_kept_even_at_once(
+    service: TableService, platform: FakePlatform
+) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    await service.start_match(lobby.table_id, ALICE)
+    await service.resign(lobby.table_id, BADR.player_id)
+    await asyncio.gather(*(service.remember(lobby.table_id, f"ref{i}", i) for i in range(3)))
+    refs = await service.recall(lobby.table_id)
+    assert all(refs[f"ref{i}"] == i for i in range(3))
