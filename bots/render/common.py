@@ -18,6 +18,13 @@ VARIANT_NAMES: Final = {
     "optional capture": NP_("variant", "Optional capture"),
     "7D by count": NP_("variant", "7♦ basra by count"),
 }
+#: The same variants, short enough for a button two to a row.
+VARIANT_BUTTONS: Final = {
+    "target 100": NP_("variant button", "To 100"),
+    "small majority": NP_("variant button", "Small majority"),
+    "optional capture": NP_("variant button", "Optional capture"),
+    "7D by count": NP_("variant button", "7♦ by count"),
+}
 
 
 class Named(Protocol):

@@ -12,7 +12,7 @@ from ..i18n.words import basras_count, points_count, term
 from ..service.errors import ServiceError
 from ..service.views import LeaderboardView, SettingsView, StatsLine, StatsView
 from .actions import Action, Button
-from .common import VARIANT_NAMES, clock_text, variants_line
+from .common import VARIANT_BUTTONS, VARIANT_NAMES, clock_text, variants_line
 from .markup import Line, Span, Text
 from .rendered import Rendered
 
@@ -29,6 +29,7 @@ COMMANDS: Final = {
     "help": N_("this help"),
 }
 CLOCK_CHOICES: Final = (60, 120, 300)
+VARIANTS_PER_ROW: Final = 2
 
 
 def render_help(t: Translator, commands: Mapping[str, str] | None = None) -> Rendered:
@@ -106,7 +107,9 @@ def render_rules(t: Translator, rules: Rules | None = None) -> Rendered:
 
 
 def render_settings(settings: SettingsView, t: Translator) -> Rendered:
-    """The chat's variants, clock and language, with buttons to change them."""
+    """The chat's variants, clock and language, with buttons to change them: the
+    variants two to a row, then the clocks, then the languages (4 rows; Discord
+    allows 5)."""
     on_off = {True: t.gettext("on"), False: t.gettext("off")}
     lines = [Line.of(Span(t.gettext("Settings of this chat"), bold=True))]
     for name, on in settings.variants:
@@ -118,10 +121,14 @@ def render_settings(settings: SettingsView, t: Translator) -> Rendered:
     lines.append(Line.of(t.gettext("Turn clock: {clock}", clock=clock_text(settings.turn_seconds))))
     language = {"ar": "العربية", "en": "English"}.get(settings.language or "", t.gettext("each player's own"))
     lines.append(Line.of(t.gettext("Language: {language}", language=language)))
-    rows: list[tuple[Button, ...]] = []
-    for name, on in settings.variants:
-        label = ("✓ " if on else "") + t.pgettext(*VARIANT_NAMES[name])
-        rows.append((Button(label, Action("variant", arg=name, plan=0 if on else 1)),))
+    toggles = [
+        Button(
+            ("✓ " if on else "") + t.pgettext(*VARIANT_BUTTONS[name]),
+            Action("variant", arg=name, plan=int(not on)),
+        )
+        for name, on in settings.variants
+    ]
+    rows = [tuple(toggles[i : i + VARIANTS_PER_ROW]) for i in range(0, len(toggles), VARIANTS_PER_ROW)]
     rows.append(tuple(Button(clock_text(s), Action("clock", arg=str(s))) for s in CLOCK_CHOICES))
     rows.append(
         (

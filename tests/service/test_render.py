@@ -149,7 +149,7 @@ async def test_info_messages_in_both_languages(service: TableService) -> None:
         assert render_help(t, {"new": "/newgame"}).plain().count("/newgame") == 1
         assert "121" in render_rules(t).plain()
         settings = render_settings(await service.settings(GROUP), t)
-        assert len(settings.buttons) == 6
+        assert 0 < len(settings.buttons) <= 5
         mine = await service.stats(ALICE.player_id)
         assert mine.line is not None
         assert str(mine.line.rating) in render_stats(mine, t).plain()
@@ -166,3 +166,19 @@ async def test_errors_are_short_and_translated(service: TableService) -> None:
         Action.decode("b1|play|x|notanumber")
     with pytest.raises(BadInput):
         Action.decode("b1|play|abc|3|ZZ")
+
+
+async def test_settings_fit_in_five_rows_of_at_most_five_buttons_and_offer_every_choice(
+    service: TableService,
+) -> None:
+    view = await service.set_variant(GROUP, "optional capture", True)
+    for lang in ("ar", "en"):
+        rendered = render_settings(view, translator(lang))
+        assert len(rendered.buttons) <= 5 and all(0 < len(row) <= 5 for row in rendered.buttons)
+        actions = [b.action for row in rendered.buttons for b in row]
+        toggles = {a.arg: a.plan for a in actions if a.verb == "variant"}
+        assert toggles == {name: 0 if on else 1 for name, on in view.variants}  # each press flips one
+        assert {a.arg for a in actions if a.verb == "clock"} == {"60", "120", "300"}
+        assert {a.arg for a in actions if a.verb == "lang"} == {"ar", "en", "auto"}
+        assert all(len(label) <= 40 for label in rendered.labels())
+        assert sum(label.startswith("✓ ") for label in rendered.labels()) == 1
