@@ -156,28 +156,41 @@ def _table_lines(t: Translator, table: TableView, viewer: int | None, now: float
         lines.append(
             Line.of(marker + t.gettext("{name}: {cards}", name=label, cards=cards_count(t, seat.cards)))
         )
-    if table.running:
+    close = table.round_close
+    if table.running and close is None:
         stock = t.gettext("Stock: {cards}", cards=cards_count(t, table.stock))
         lines.append(Line.of(f"{stock} · {deals_left(t, table.deals_left)}"))
     if table.carry:
         lines.append(Line.of(t.gettext("Carried majority: {points} more points", points=table.carry)))
     if table.last_play is not None:
         lines.append(Line.of(describe_play(t, table, table.last_play)))
-    if table.running:
+    if close is not None and close.leftovers and close.team is not None:
+        # TRANSLATORS: at a round's end; {side} is a player's name or "Team A (Alice & Carla)".
+        leftovers = t.gettext(
+            "{side} takes the cards left on the floor: {cards}.",
+            side=side_name(t, table.seats, close.team),
+            cards=run_of(close.leftovers),
+        )
+        lines.append(Line.of(leftovers))
+    if not table.running:
+        lines.append(Line.of(Span(_end_line(t, table), bold=True)))
+    elif close is not None:
+        # TRANSLATORS: the last line of a finished round's table; its points come in the next message.
+        lines.append(Line.of(Span(t.gettext("End of the round: the points follow below."), bold=True)))
+    else:
         turn = _turn_line(t, table, viewer, now)
         if turn:
             lines.append(Line.of(Span(turn, bold=True)))
-    else:
-        lines.append(Line.of(Span(_end_line(t, table), bold=True)))
     return lines
 
 
 def render_table(table: TableView, t: Translator, *, now: float | None = None) -> Rendered:
     """The public table message (no hand card): floor, seats with card counts, turn and
     time left (from ``now`` when given), deals left, scores, carried majority, last play;
-    a "my hand" button."""
+    a "my hand" button. A finished round's last picture says where the leftovers went
+    and has no button (the next round's message has it)."""
     buttons: tuple[tuple[Button, ...], ...] = ()
-    if table.running:
+    if table.running and table.round_close is None:
         buttons = ((Button(t.gettext("My hand"), Action("hand", table.table_id, table.version), "primary"),),)
     mention: tuple[str, ...] = ()
     if table.running and table.to_move is not None and table.seats[table.to_move].player_id:

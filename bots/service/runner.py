@@ -15,6 +15,7 @@ import logging
 import math
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from core import Card, Match, Rules
@@ -188,17 +189,33 @@ class Runner:
         return viewing.hand_view(table or self._table_view(live), live.match, seat, player_id, chosen)
 
     def _match_notices(self, live: LiveTable, events: Sequence[ev.Event] = ()) -> list[Notice]:
-        """Everything one match action tells: round results, the table, the result, hands, the turn."""
+        """Everything one match action tells: the table, round results, the match result,
+        hands, the turn.
+
+        A play that ends a round first shows that round's table as the play left
+        it (its ``round_no``, so adapters edit that round's message), then the
+        round's result, then the next round's table.
+        """
         match, record = live.match, live.record
         assert match is not None
         notices: list[Notice] = []
         public = self._public_language(record.chat_id)
         table = self._table_view(live)
+        shown = False
         for event in events:
             if isinstance(event, ev.RoundScored):
+                close = viewing.round_close(events, event.round_no)
+                if event.round_no == table.round_no:  # the match ended with this round
+                    table = replace(table, round_close=close)
+                    notices.append(TableUpdated(table, public))
+                    shown = True
+                else:
+                    closed = viewing.closed_round_view(table, match, close, last_auto=live.last_auto)
+                    notices.append(TableUpdated(closed, public))
                 rounds = viewing.round_views(record, match, table.seats)
                 notices.append(RoundEnded(rounds[event.round_no - 1], public))
-        notices.append(TableUpdated(table, public))
+        if not shown:
+            notices.append(TableUpdated(table, public))
         if record.status != "running":
             notices.append(MatchEnded(viewing.match_result_view(record, match, table.seats), public))
         hands = {}

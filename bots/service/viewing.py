@@ -7,10 +7,14 @@ seat's own hand goes into a ``HandView``; a ``TableView`` holds counts.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from core import Card, Match, Rules
+from core import events as ev
 from core.scoring import RoundSummary
+from core.view import PublicPlay
 from storage import TableRecord
 
 from .live import capacity, solo
@@ -22,6 +26,7 @@ from .views import (
     PlanOption,
     PlayDescription,
     Preview,
+    RoundClose,
     RoundResultView,
     SeatInfo,
     SeatResult,
@@ -67,17 +72,7 @@ def table_view(
     )
     history = match.history
     last = history[-1] if history and history[-1].round_no == match.round_no else None
-    last_play = (
-        PlayDescription(
-            last.seat,
-            last.card.code,
-            tuple(c.code for c in last.taken),
-            last.basra,
-            auto=last_auto,
-        )
-        if last is not None
-        else None
-    )
+    last_play = described(last, auto=last_auto) if last is not None else None
     piles = match.piles
     basras = [0, 0]
     if last is not None:
@@ -116,6 +111,44 @@ def table_view(
         rated=record.rated,
         winner=result.get("winner") if not running else None,
         end_reason=result.get("reason") if not running else None,
+    )
+
+
+def described(play: PublicPlay, *, auto: bool = False) -> PlayDescription:
+    taken = tuple(c.code for c in play.taken)
+    return PlayDescription(play.seat, play.card.code, taken, play.basra, auto=auto)
+
+
+def round_close(events: Sequence[ev.Event], round_no: int) -> RoundClose:
+    """How round ``round_no`` ended, from the events of the play that ended it."""
+    for event in events:
+        if isinstance(event, ev.CardsTaken) and event.last and event.round_no == round_no:
+            return RoundClose(round_no, event.cards, event.side)
+    return RoundClose(round_no, (), None)
+
+
+def closed_round_view(table: TableView, match: Match, close: RoundClose, *, last_auto: bool) -> TableView:
+    """The last picture of a finished round, made from ``table`` (the match's table
+    now, already in the next round): the round's last play, the floor emptied,
+    each side's cards and basras of that round, and the scores after it."""
+    summary = match.rounds[close.round_no - 1]
+    last = next(p for p in reversed(match.history) if p.round_no == close.round_no)
+    return replace(
+        table,
+        seats=tuple(replace(s, cards=0) for s in table.seats),
+        floor=(),
+        to_move=None,
+        deadline=None,
+        seconds_left=None,
+        stock=0,
+        deals_left=0,
+        round_no=close.round_no,
+        dealer=summary.dealer,
+        carry=summary.carry_in,
+        captured=summary.cards,
+        round_basras=summary.basras,
+        last_play=described(last, auto=last_auto),
+        round_close=close,
     )
 
 

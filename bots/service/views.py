@@ -125,6 +125,17 @@ class PlayDescription:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundClose:
+    """How a round's play ended: the cards left on the floor (in floor order) and
+    the team they went to, the last to capture (RULES.md §4). ``team`` is None
+    when the last play left the floor empty."""
+
+    round_no: int
+    leftovers: tuple[str, ...]
+    team: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class TableView:
     """The public table: safe for the group chat or channel.
 
@@ -132,6 +143,8 @@ class TableView:
     ``deadline`` is when the turn clock runs out (epoch seconds), ``None``
     when nobody's clock runs (a computer's turn, a practice match, the end).
     ``seconds_left`` is the same taken when the view was made.
+    ``round_close`` is set on the last picture of a finished round: its last
+    play, an empty floor, what each side took, and where the leftovers went.
     """
 
     table_id: str
@@ -160,6 +173,7 @@ class TableView:
     rated: bool
     winner: int | None
     end_reason: EndReason | None = None
+    round_close: RoundClose | None = None
 
     @property
     def running(self) -> bool:

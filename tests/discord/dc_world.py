@@ -123,6 +123,8 @@ async def current_table(world: World) -> TableView:
 
 # A round result names the point cards as items of its breakdown ("2♣ 2", "10♦ 3").
 BREAKDOWN_ITEM = re.compile(r"(2♣|10♦) \d+")
+# A table message names its round; a finished round's cards were all played in public.
+ROUND_HEADER = re.compile(r"Basra · round (\d+)")
 
 
 @dataclass
@@ -136,6 +138,7 @@ class PublicScan:
     async def check(self, table_id: str) -> None:
         held = await held_cards(self.world, table_id)
         labels_held = {card_label(c) for c in held}
+        round_no = (await self.world.bot.service.table(table_id)).round_no
         for message in public(self.world):
             body = body_of(message)
             ids = " ".join(b.custom_id or "" for b in buttons(message))
@@ -145,7 +148,9 @@ class PublicScan:
             if before == shown:
                 continue
             self.checked += 1
-            if before is None or before[0] != body:
+            header = ROUND_HEADER.search(body)
+            finished_round = header is not None and int(header.group(1)) != round_no
+            if (before is None or before[0] != body) and not finished_round:
                 visible = BREAKDOWN_ITEM.sub("", body)
                 leaked = sorted(label for label in labels_held if label in visible)
                 assert not leaked, f"hand cards {leaked} in public message:\n{body}"

@@ -58,6 +58,10 @@ async def test_a_1v1_between_people_is_played_to_its_real_end(world: World) -> N
     assert sum("Round" in t and "is over" in t for t in texts) == final.round_no
     assert sum("The match is over" in t and "won!" in t for t in texts) == 1
     assert all(m.edited_at is not None for m in public(world) if m.id in table_messages(world))
+    # Each round's message was last edited with the play that ended the round.
+    rounds = [text_of(m) for m in public(world) if m.id in table_messages(world)]
+    assert all("End of the round" in t and " played " in t for t in rounds[:-1])
+    assert "The match is over" in rounds[-1] and " played " in rounds[-1]
     # The last table message has no "My hand" any more; the turn pings are gone.
     assert actions(public(world)[-1]) == [] and not any(m.raw_mentions for m in public(world))
     assert players.scan is not None and players.scan.checked > players.plays

@@ -21,7 +21,7 @@ from bots.render import (
     render_stats,
     render_table,
 )
-from bots.service import BadInput, HandUpdated, ManualClock, NotYourTurn, TableService
+from bots.service import BadInput, HandUpdated, ManualClock, NotYourTurn, TableService, TableUpdated
 from tests.service.helpers import ALICE, BADR, CARLA, DINA, GROUP, FakePlatform, play_out
 
 LABEL = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♣♦♥♠])")
@@ -44,10 +44,14 @@ async def test_no_public_message_ever_shows_a_card_in_someones_hand(
     await play_out(service, clock, lobby.table_id)
     scanned = 0
     for batch in platform.batches:
-        hidden = {c for n in batch if isinstance(n, HandUpdated) for c in n.hand.hand}
+        hands = [n.hand for n in batch if isinstance(n, HandUpdated)]
         for notice in batch:
             if not notice.public:
                 continue
+            # A finished round's last table shows that round's cards, all played by now;
+            # the hands of the batch are the next round's.
+            shown_round = notice.table.round_no if isinstance(notice, TableUpdated) else None
+            hidden = {c for h in hands if shown_round in (None, h.table.round_no) for c in h.hand}
             for lang in ("ar", "en"):
                 rendered = render_notice(notice.__class__(**{**_fields(notice), "lang": lang}))
                 text = rendered.plain()
