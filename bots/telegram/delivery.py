@@ -107,7 +107,8 @@ class Delivery:
         self.bot_username = ""
         self._refs: dict[str, TableRefs] = {}
         self._writes: set[asyncio.Task[None]] = set()
-        self._write_chain: dict[str, asyncio.Task[None]] = {}
+        self._writers: dict[str, asyncio.Task[None]] = {}
+        self._pending: dict[str, dict[str, Any]] = {}
         #: Telegram user ids the bot could not write to (never started, blocked).
         self.unreachable: set[int] = set()
         #: Users the bot has written to in private, so it need not check again.
@@ -148,28 +149,34 @@ class Delivery:
         return refs
 
     def keep(self, table_id: str, refs: TableRefs, key: str, value: Any) -> None:
-        """Note a reference now, and store it in the background (in order, per table)."""
+        """Note a reference now, and store it in the background.
+
+        One writer per table stores the newest value of each key; values that
+        were replaced before their turn to be written are never written.
+        """
         refs.values[key] = value
-        previous = self._write_chain.get(table_id)
+        pending = self._pending.setdefault(table_id, {})
+        pending[key] = value
+        if table_id in self._writers:
+            return
 
         async def write() -> None:
-            if previous is not None:
-                await asyncio.gather(previous, return_exceptions=True)
             try:
-                await self.service.remember(table_id, key, value)
-            except Exception:
-                log.exception("could not store a message reference of table %s", table_id)
+                while queued := self._pending.get(table_id):
+                    name, latest = next(iter(queued.items()))
+                    del queued[name]
+                    try:
+                        await self.service.remember(table_id, name, latest)
+                    except Exception:
+                        log.exception("could not store a message reference of table %s", table_id)
+            finally:
+                self._pending.pop(table_id, None)
+                self._writers.pop(table_id, None)
 
         task = asyncio.get_running_loop().create_task(write())
-        self._write_chain[table_id] = task
+        self._writers[table_id] = task
         self._writes.add(task)
-
-        def done(finished: asyncio.Task[None]) -> None:
-            self._writes.discard(finished)
-            if self._write_chain.get(table_id) is finished:
-                del self._write_chain[table_id]
-
-        task.add_done_callback(done)
+        task.add_done_callback(self._writes.discard)
 
     # -- Platform ----------------------------------------------------------------------
 

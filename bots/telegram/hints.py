@@ -33,6 +33,7 @@ REASON_WORDING: Final[dict[str, Wording]] = {
     "take_lone": lambda t, n, f: t.ngettext(
         "takes {taken} ({points} point) though it leaves {left} alone",
         "takes {taken} ({points} points) though it leaves {left} alone", n, **f),
+    "take_lone_plain": lambda t, n, f: t.gettext("takes {taken} though it leaves {left} alone", **f),
     "take_majority": lambda t, n, f: t.ngettext(
         "takes {taken}: {cards} card towards the majority",
         "takes {taken}: {cards} cards towards the majority", n, **f),

@@ -126,3 +126,18 @@ async def test_hand_resends_the_hand_and_keeps_one_live_message(server: FakeTele
         assert again is not first and first.deleted
         await world.send(alice, None, "/hand")
         assert len(world.hand_messages(alice)) == 1
+
+
+def test_every_hint_reason_has_its_wording_in_the_catalogs() -> None:
+    from bots.i18n import translator
+    from bots.telegram.hints import REASON_WORDING
+    from core.ai import REASONS
+
+    assert set(REASON_WORDING) == set(REASONS)
+    english, arabic = translator("en"), translator("ar")
+    for key, template in REASONS.items():
+        fields = {"card": "7♦", "taken": "2♠", "left": "3♣", "sweeper": "J♣", "points": 3, "cards": 4}
+        for n in (1, 3):
+            expected = (template.singular if n == 1 else template.plural).format_map(fields)
+            assert REASON_WORDING[key](english, n, dict(fields)) == expected
+            assert REASON_WORDING[key](arabic, n, dict(fields)) != expected
