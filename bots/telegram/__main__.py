@@ -6,6 +6,7 @@ A missing or malformed setting is one line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
 from pydantic import ValidationError
@@ -21,6 +22,10 @@ def main(argv: list[str] | None = None) -> int:
         settings = TelegramSettings()  # type: ignore[call-arg]  # read from the environment
     except ValidationError as error:
         print(f"basra-telegram: {settings_problem(error)}", file=sys.stderr)
+        return 2
+    if settings.webhook_url and importlib.util.find_spec("tornado") is None:
+        print('basra-telegram: TELEGRAM_WEBHOOK_URL is set, and webhook mode needs '
+              '`pip install "python-telegram-bot[webhooks]"`', file=sys.stderr)
         return 2
     configure_logging()
     from .application import build_application
@@ -43,12 +48,6 @@ def main(argv: list[str] | None = None) -> int:
         print("basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather",
               file=sys.stderr)
         return 2
-    except RuntimeError as error:
-        if "webhooks" in str(error):
-            print('basra-telegram: webhook mode needs `pip install "python-telegram-bot[webhooks]"`',
-                  file=sys.stderr)
-            return 2
-        raise
     return 0
 
 
