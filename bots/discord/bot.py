@@ -21,7 +21,7 @@ from discord import app_commands
 from storage import SqliteStore
 
 from ..service import Clock, ServiceConfig, SystemClock, TableService
-from .buttons import ActionButton, HintButton
+from .buttons import ActionButton
 from .commands import BasraGroup, Commands
 from .delivery import DiscordPlatform
 from .hands import OpenHands
@@ -79,7 +79,7 @@ class BasraBot(discord.Client):
         return self._service
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(ActionButton, HintButton)
+        self.add_dynamic_items(ActionButton)
         self.store = SqliteStore(self.options.database)
         await self.store.open()
         self._service = TableService(

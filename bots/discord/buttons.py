@@ -6,9 +6,6 @@ match and the view version. Both classes are ``DynamicItem``s registered at
 start-up (``Client.add_dynamic_items``): a button sent before a restart
 reaches the new process, which checks it like any other press. Payloads are
 untrusted; ``Action.decode`` checks their syntax and the service the rest.
-
-The hint button is Discord's own addition (practice matches only), so its
-payload has its own prefix: ``dc|hint|table|version``.
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ if TYPE_CHECKING:
     from .bot import BasraBot
 
 ACTION_TEMPLATE = r"b1\|[^\n]{1,98}"
-HINT_TEMPLATE = r"dc\|hint\|(?P<table>[A-Za-z0-9_-]{1,40})\|(?P<version>[0-9]{1,9})"
 
 
 def _bot(interaction: discord.Interaction[Any]) -> BasraBot:
@@ -65,27 +61,3 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTI
             await bot.presses.refuse_payload(interaction, error)
             return
         await bot.presses.handle(interaction, action)
-
-
-class HintButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HINT_TEMPLATE):
-    """ "What would the computer play?" on a practice hand."""
-
-    def __init__(self, table_id: str, version: int, label: str, *, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"dc|hint|{table_id}|{version}"
-            ),
-            row=row,
-        )
-        self.table_id = table_id
-        self.version = version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> HintButton:
-        label = item.label if isinstance(item, discord.ui.Button) and item.label else "?"
-        return cls(match["table"], int(match["version"]), label)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _bot(interaction).presses.hint(interaction, self.table_id, self.version)

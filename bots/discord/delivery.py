@@ -29,6 +29,7 @@ from ..i18n import Translator, translator
 from ..render import (
     Rendered,
     render_hand,
+    render_hint,
     render_lobby,
     render_match_result,
     render_round_result,
@@ -40,6 +41,7 @@ from ..service import (
     ClockWarning,
     HandUpdated,
     HandView,
+    HintView,
     LobbyClosed,
     LobbyUpdated,
     MatchEnded,
@@ -50,7 +52,7 @@ from ..service import (
     raw_id,
 )
 from .hands import OpenHands
-from .messages import Extra, message_parts
+from .messages import message_parts
 from .replies import Reply, _sendable
 
 if TYPE_CHECKING:
@@ -63,19 +65,13 @@ T = TypeVar("T")
 REPLACEABLE = frozenset({"lobby_updated", "lobby_closed", "table_updated", "your_turn", "clock_warning"})
 
 
-def hint_label(t: Translator) -> str:
-    # TRANSLATORS: button on a practice hand: what the computer would play here.
-    return t.gettext("Hint")
-
-
 def hand_parts(
-    hand: HandView, t: Translator, *, now: float | None, note: str | None = None
+    hand: HandView, t: Translator, *, now: float | None, note: str | None = None, hint: HintView | None = None
 ) -> dict[str, Any]:
-    """A hand message: the renderer's hand, a note above it, and the practice hint."""
-    extra = None
-    if hand.table.practice and hand.your_turn:
-        extra = Extra(hint_label(t), hand.table_id, hand.version)
-    return message_parts(render_hand(hand, t, now=now), "hand", content=note, extra=extra)
+    """A hand message: the renderer's hand (with ``hint`` above it, when asked for)
+    and a note above the message."""
+    rendered = render_hint(hint, t, now=now) if hint is not None else render_hand(hand, t, now=now)
+    return message_parts(rendered, "hand", content=note)
 
 
 class DiscordPlatform:

@@ -8,13 +8,12 @@ five rows of five buttons, labels of at most 80 characters.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import discord
 
 from ..render import Button, Rendered
-from .buttons import ActionButton, HintButton
+from .buttons import ActionButton
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,15 +40,6 @@ STYLES: dict[str, discord.ButtonStyle] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Extra:
-    """A Discord-only button added to a rendering (the practice hint)."""
-
-    label: str
-    table_id: str
-    version: int
-
-
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -59,36 +49,26 @@ def embed_of(rendered: Rendered, kind: Kind) -> discord.Embed:
     return discord.Embed(description=clip(rendered.text.markdown(), MAX_DESCRIPTION), colour=COLOURS[kind])
 
 
-def view_of(rendered: Rendered, extra: Extra | None = None) -> discord.ui.View | None:
+def view_of(rendered: Rendered) -> discord.ui.View | None:
     """Persistent buttons (``timeout=None``); ``None`` when there are none, which
     removes the old buttons when a message is edited."""
-    rows: list[list[Button | Extra]] = []
+    rows: list[list[Button]] = []
     for rendered_row in rendered.buttons:
         for start in range(0, len(rendered_row), MAX_PER_ROW):
             rows.append(list(rendered_row[start : start + MAX_PER_ROW]))
-    if extra is not None:
-        if rows and len(rows[-1]) < MAX_PER_ROW:
-            rows[-1].append(extra)
-        else:
-            rows.append([extra])
     if not rows:
         return None
     view = discord.ui.View(timeout=None)
     for number, row in enumerate(fit_rows(rows)):
         for button in row:
-            if isinstance(button, Extra):
-                view.add_item(
-                    HintButton(button.table_id, button.version, clip(button.label, MAX_LABEL), row=number)
+            view.add_item(
+                ActionButton(
+                    button.action,
+                    label=clip(button.label, MAX_LABEL),
+                    style=STYLES.get(button.style, discord.ButtonStyle.secondary),
+                    row=number,
                 )
-            else:
-                view.add_item(
-                    ActionButton(
-                        button.action,
-                        label=clip(button.label, MAX_LABEL),
-                        style=STYLES.get(button.style, discord.ButtonStyle.secondary),
-                        row=number,
-                    )
-                )
+            )
     return view
 
 
@@ -112,9 +92,7 @@ def fit_rows(rows: list[list[T]]) -> list[list[T]]:
     return rows
 
 
-def message_parts(
-    rendered: Rendered, kind: Kind, *, content: str | None = None, extra: Extra | None = None
-) -> dict[str, Any]:
+def message_parts(rendered: Rendered, kind: Kind, *, content: str | None = None) -> dict[str, Any]:
     """Keyword arguments for ``send``/``edit``: embed, view and content.
 
     ``content`` goes above the embed (a mention, or a refusal shown on a hand);
@@ -123,7 +101,7 @@ def message_parts(
     return {
         "content": clip(content, MAX_CONTENT) if content else None,
         "embed": embed_of(rendered, kind),
-        "view": view_of(rendered, extra),
+        "view": view_of(rendered),
     }
 
 

@@ -20,6 +20,7 @@ from ..render import Action, render_settings
 from ..service import (
     BadInput,
     HandView,
+    HintView,
     LobbyView,
     Person,
     ServiceError,
@@ -31,7 +32,6 @@ from ..service import (
 )
 from .delivery import hand_parts
 from .hands import HandSlot
-from .hints import hint_text
 from .messages import message_parts
 from .replies import Reply
 from .texts import FAILED, NEEDS_MANAGE_CHANNELS
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
-HAND_VERBS = frozenset({"card", "plan", "back", "play", "resign"})
+HAND_VERBS = frozenset({"card", "plan", "back", "play", "resign", "hint"})
 SETTING_VERBS = frozenset({"variant", "clock", "lang"})
 
 
@@ -108,27 +108,6 @@ class Presses:
         log.info("refused a malformed button payload from %s", interaction.user.id)
         await self._refuse(interaction, error)
 
-    async def hint(self, interaction: discord.Interaction[Any], table_id: str, version: int) -> None:
-        """The practice hint: what the computer would play from this hand, and why."""
-        try:
-            t = await self.t_for(interaction)
-            pid = player_id("dc", interaction.user.id)
-            reply = Reply(interaction, "update")
-            slot = self.bot.hands.open(table_id, pid, reply)
-            hand: HandView = await reply.within(self.service.hand(table_id, pid))
-            if hand.version != version:
-                await self._show_hand(slot, hand, t, note=StaleView().message(t))
-            elif not hand.table.practice or not hand.your_turn:
-                await self._show_hand(slot, hand, t)
-            else:
-                await self._show_hand(slot, hand, t, note=hint_text(hand, t))
-        except ServiceError as error:
-            await self._refuse(interaction, error)
-        except discord.HTTPException as error:
-            log.warning("answering a hint press failed (HTTP %s)", error.status)
-        except Exception:
-            await self.failed(interaction, "hint")
-
     async def failed(self, interaction: discord.Interaction[Any], where: str) -> None:
         """Anything unexpected: one logged error, a short apology to the presser."""
         await self.bot.on_error(f"basra_{where}", interaction)
@@ -191,7 +170,8 @@ class Presses:
         await self._show_hand(slot, hand, await self.t_for(interaction))
 
     async def _on_hand(self, interaction: discord.Interaction[Any], action: Action) -> None:
-        """A press on a hand message: preview a card or a plan, go back, confirm, resign."""
+        """A press on a hand message: preview a card or a plan, go back, ask for the
+        practice hint (the hand previews its card), confirm, resign."""
         pid = player_id("dc", interaction.user.id)
         table_id = action.table_id
         t = await self.t_for(interaction)
@@ -213,8 +193,12 @@ class Presses:
                 if not reply.done:
                     await reply.ack()
                 return
-            if action.verb == "back" or action.card is None:
-                hand: HandView = await reply.within(service.hand(table_id, pid))
+            hint: HintView | None = None
+            if action.verb == "hint":
+                hint = await reply.within(service.hint(table_id, pid))
+                hand: HandView = hint.hand
+            elif action.verb == "back" or action.card is None:
+                hand = await reply.within(service.hand(table_id, pid))
             else:
                 hand = await reply.within(service.preview(table_id, pid, action.card, action.plan))
             if hand.version != action.version:
@@ -222,7 +206,7 @@ class Presses:
                 fresh = hand if action.verb == "back" else await service.hand(table_id, pid)
                 await self._show_hand(slot, fresh, t, note=StaleView().message(t))
                 return
-            await self._show_hand(slot, hand, t)
+            await self._show_hand(slot, hand, t, hint=hint)
             slot.card = hand.preview.card if hand.preview is not None else None
             slot.plan = hand.preview.selected if hand.preview is not None else None
         except ServiceError as error:
@@ -243,9 +227,16 @@ class Presses:
             await self._show_hand(slot, fresh, t, note=error.message(t))
 
     async def _show_hand(
-        self, slot: HandSlot, hand: HandView, t: Translator, note: str | None = None
+        self,
+        slot: HandSlot,
+        hand: HandView,
+        t: Translator,
+        note: str | None = None,
+        *,
+        hint: HintView | None = None,
     ) -> None:
-        await slot.reply.show(**hand_parts(hand, t, now=self.bot.clock.now(), note=note))
+        parts = hand_parts(hand, t, now=self.bot.clock.now(), note=note, hint=hint)
+        await slot.reply.show(**parts)
         slot.version = max(slot.version, hand.version)
         if hand.table.running:
             self.bot.hands.shown(slot)

@@ -18,7 +18,6 @@ NEEDS_MANAGE_CHANNELS = N_("Only members who can manage this channel can change 
 MISSING_PERMISSIONS = N_("I need permission to send messages and embed links in this channel.")
 RESIGNED = N_("You resigned the match.")
 NO_HAND = N_("You have no cards in a running match in this channel.")
-HINT = N_("Hint: {move}")
 OPENED = N_("The table is open in this channel.")
 
 # -- slash commands (descriptions at most 100 characters, both languages) -------------

@@ -12,6 +12,7 @@ RULES.md §9. Public renderings (lobby, table, results) never contain a hand car
 """
 
 from .actions import Action, Button, ButtonStyle, Verb
+from .hints import hint_text, reason_text, render_hint
 from .info import (
     COMMANDS,
     render_error,
@@ -37,9 +38,12 @@ __all__ = [
     "Span",
     "Text",
     "Verb",
+    "hint_text",
+    "reason_text",
     "render_error",
     "render_hand",
     "render_help",
+    "render_hint",
     "render_leaderboard",
     "render_lobby",
     "render_match_result",

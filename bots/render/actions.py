@@ -25,8 +25,9 @@ from ..service.errors import BadInput
 
 #: join/leave/team/computer/start/cancel act on a lobby; card (preview a card),
 #: plan (select a plan of the previewed card), play (confirm), back (leave the
-#: preview), hand (show my hand) act on a match; variant/clock/lang change
-#: chat settings (``arg`` holds the value).
+#: preview), hand (show my hand), hint (what the computer would play: practice
+#: only) act on a match; variant/clock/lang change chat settings (``arg`` holds
+#: the value).
 Verb = Literal[
     "join",
     "leave",
@@ -40,6 +41,7 @@ Verb = Literal[
     "play",
     "back",
     "hand",
+    "hint",
     "resign",
     "variant",
     "clock",

@@ -202,9 +202,9 @@ def render_table(table: TableView, t: Translator, *, now: float | None = None) -
 
 
 def render_hand(hand: HandView, t: Translator, *, now: float | None = None) -> Rendered:
-    """A private hand: floor, the hand as card buttons, scores and turn; with a preview,
-    the selected card's plans (numbered buttons when several), basra or "takes nothing",
-    confirm and back."""
+    """A private hand: floor, the hand as card buttons, scores and turn (and a hint
+    button on your turn in a practice match); with a preview, the selected card's plans
+    (numbered buttons when several), basra or "takes nothing", confirm and back."""
     table = hand.table
     lines = _table_lines(t, table, hand.seat, now)
     preview = hand.preview
@@ -215,6 +215,9 @@ def render_hand(hand: HandView, t: Translator, *, now: float | None = None) -> R
     if preview is None or not table.running:
         cards = [Button(card_label(c), Action("card", tid, version, card=c)) for c in hand.hand]
         rows.extend(tuple(cards[i : i + CARDS_PER_ROW]) for i in range(0, len(cards), CARDS_PER_ROW))
+        if table.practice and hand.your_turn:
+            # TRANSLATORS: button on a practice hand: what the computer would play here.
+            rows.append((Button(t.gettext("Hint"), Action("hint", tid, version)),))
         return Rendered(Text.of(*lines), tuple(rows))
     card = card_label(preview.card)
     choice = preview.choice

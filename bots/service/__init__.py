@@ -19,6 +19,8 @@ An adapter, in short::
     action = Action.decode(callback_data)      # bots.render
     if action.verb == "card":
         hand = await service.preview(action.table_id, me.player_id, action.card)
+    elif action.verb == "hint":                # practice only: render_hint(hint, t)
+        hint = await service.hint(action.table_id, me.player_id)
     elif action.verb == "play":
         hand = await service.play(action.table_id, me.player_id, action.version,
                                   action.card, action.plan)
@@ -40,6 +42,7 @@ from .errors import (
     LobbyNotOpen,
     MatchOver,
     MustCapture,
+    NoHint,
     NoOpenTable,
     NoSuchPlan,
     NoSuchTable,
@@ -69,6 +72,7 @@ from .notices import (
 from .service import COMPUTER_LEVELS, TableService
 from .views import (
     HandView,
+    HintView,
     LeaderboardView,
     LobbySeat,
     LobbyView,
@@ -97,6 +101,7 @@ __all__ = [
     "ClockWarning",
     "HandUpdated",
     "HandView",
+    "HintView",
     "IllegalMove",
     "LeaderboardView",
     "LobbyClosed",
@@ -110,6 +115,7 @@ __all__ = [
     "MatchOver",
     "MatchResultView",
     "MustCapture",
+    "NoHint",
     "NoOpenTable",
     "NoSuchPlan",
     "NoSuchTable",

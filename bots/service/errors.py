@@ -159,6 +159,12 @@ class UnknownLevel(ServiceError):
     msgid = N_("That computer player is not available.")
 
 
+class NoHint(ServiceError):
+    """A hint asked for in a match between people, where help from outside is not fair play."""
+
+    msgid = N_("Hints are only for practice matches against the computer.")
+
+
 class NotRunning(ServiceError):
     """A match action at a table whose match has not started."""
 

@@ -224,7 +224,7 @@ class Platform(Protocol):
     and must not wait on another action of the same table (the table is busy
     until delivery returns, which keeps every table's notices in order).
     Reading and bookkeeping are safe from inside it: ``remember``, ``recall``,
-    ``table``, ``hand`` and ``preview`` wait for no action.
+    ``table``, ``hand``, ``preview`` and ``hint`` wait for no action.
     """
 
     name: str

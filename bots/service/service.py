@@ -21,7 +21,8 @@ from typing import Any, Self
 
 from core import BasraError, Card, Rules
 from core import events as ev
-from core.ai import LEVELS
+from core.ai import LEVELS, player
+from core.ai.reasons import CARD_FIELDS
 from storage import ChatSettings, OpenTableExists, Seat, StorageError, TableRecord, VersionConflict
 
 from ..i18n import resolve_language
@@ -36,6 +37,7 @@ from .errors import (
     LobbyNotOpen,
     MatchOver,
     MustCapture,
+    NoHint,
     NoOpenTable,
     NoSuchPlan,
     NoSuchTable,
@@ -54,6 +56,7 @@ from .results import display_rating
 from .runner import Decision, Runner
 from .views import (
     HandView,
+    HintView,
     LeaderboardView,
     LobbyView,
     SettingsView,
@@ -73,6 +76,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "7D by count": {"seven_diamonds_basra": "count"},
 }
 TURN_SECONDS_RANGE = (10, 3600)
+#: Who gives hints: one-move judgement, quick and deterministic, better than the beginner.
+HINT_LEVEL = "strong"
 #: A closed table's row is written by reference writes only; they may meet.
 REMEMBER_RETRIES = 3
 
@@ -512,6 +517,40 @@ class TableService(Runner):
             if chosen not in match.hand(seat):
                 raise CardNotInHand(card=chosen.code, fresh=self._hand_view(live, seat))
             return self._hand_view(live, seat, chosen=viewing.preview(match, live.rules, chosen, plan))
+
+    async def hint(self, table_id: str, player_id: str) -> HintView:
+        """What the computer would play in ``player_id``'s place now, and why.
+
+        Practice matches only (NoHint otherwise), on the player's turn
+        (NotYourTurn). The computer sees exactly what the seat sees
+        (``Match.view``: its hand and the whole public history, nothing else).
+        Changes nothing; like ``preview`` it reads committed state without
+        waiting for deliveries.
+        """
+        live, seat = await self._seated(table_id, player_id)
+        async with live.writing:
+            match, record = live.match, live.record
+            assert match is not None
+            if not viewing.is_practice(record):
+                raise NoHint(fresh=self._hand_view(live, seat))
+            if record.status != "running" or match.to_move is None:
+                raise MatchOver(fresh=self._hand_view(live, seat))
+            if match.to_move != seat:
+                mover = record.seats[match.to_move].name
+                raise NotYourTurn(name=mover or "?", fresh=self._hand_view(live, seat))
+            computer = player(HINT_LEVEL, seed=f"{table_id}:{record.version}")
+            suggestion = computer.suggest(match.view(seat))
+            chosen = viewing.preview(match, live.rules, suggestion.card, suggestion.plan)
+            hand = self._hand_view(live, seat, chosen=chosen)
+        reason = suggestion.reason
+        args: dict[str, int | tuple[str, ...]] = {}
+        for name, value in reason.args.items():
+            if name in CARD_FIELDS:
+                cards = (value,) if isinstance(value, Card) else tuple(value)  # type: ignore[arg-type]
+                args[name] = tuple(c.code for c in cards)
+            elif isinstance(value, int):
+                args[name] = value
+        return HintView(hand, suggestion.card.code, suggestion.plan, reason.key, args)
 
     async def play(
         self, table_id: str, player_id: str, version: int, card: str, plan: int | None = None

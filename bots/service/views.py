@@ -13,6 +13,7 @@ current is refused (``StaleView``) with a fresh view.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -247,6 +248,31 @@ class HandView:
     @property
     def your_turn(self) -> bool:
         return self.table.running and self.table.to_move == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class HintView:
+    """What the computer would play from ``hand``, and why. Private, like the hand.
+
+    ``hand`` previews the suggested ``card`` with the suggested ``plan`` selected,
+    so its confirm button plays the hint. ``reason`` is a reason key of
+    ``core.ai`` (``core.ai.REASONS``) and ``args`` fill its template: cards as
+    tuples of codes, numbers as ints.
+    """
+
+    hand: HandView
+    card: str
+    plan: int
+    reason: str
+    args: Mapping[str, int | tuple[str, ...]]
+
+    @property
+    def table_id(self) -> str:
+        return self.hand.table_id
+
+    @property
+    def version(self) -> int:
+        return self.hand.version
 
 
 # -- results -------------------------------------------------------------------

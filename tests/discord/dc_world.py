@@ -62,7 +62,7 @@ def buttons(message: Readable) -> list[discord.Button]:
 
 
 def actions(message: Readable) -> list[Action]:
-    """The renderer's actions behind the message's buttons (the hint button is not one)."""
+    """The renderer's actions behind the message's buttons."""
     return [
         Action.decode(b.custom_id) for b in buttons(message) if b.custom_id and b.custom_id.startswith("b1|")
     ]

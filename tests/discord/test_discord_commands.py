@@ -12,6 +12,7 @@ from dc_world import (
     Players,
     World,
     actions,
+    body_of,
     buttons,
     current_table,
     open_hand,
@@ -22,6 +23,7 @@ from dc_world import (
 )
 
 from bots.discord.__main__ import main
+from bots.i18n import card_label
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -127,11 +129,18 @@ async def test_hand_command_and_the_practice_hint(world: World) -> None:
     assert [b.label for b in buttons(hand)][-1] == "Hint"
     hint = await world.alice.click(hand, label="Hint")
     assert hint.response is not None and hint.response.id == hand.id
-    assert (hint.response.content or "").startswith("Hint: ")
+    # The service's hint, worded above the hand, whose confirm button plays it.
+    expected = await world.bot.service.hint(table.table_id, f"dc:{world.alice.id}")
+    assert body_of(hint.response).lstrip().startswith(f"**Hint: {card_label(expected.card)} — ")
+    play = next(a for a in actions(hand) if a.verb == "play")
+    assert (play.card, play.plan) == (expected.card, expected.plan)
     assert (await current_table(world)).version == table.version  # a hint plays nothing
-    # The hand goes on working after the hint: the computer answers at once.
+    # Confirming plays the hinted card; the computer answers at once and the hint is back.
+    await world.alice.click(hand, custom_id=play.encode())
+    after = await world.bot.service.hand(table.table_id, f"dc:{world.alice.id}")
+    assert after.version > table.version and after.your_turn and expected.card not in after.hand
+    assert [b.label for b in buttons(hand)][-1] == "Hint"
     await Players(world, table.table_id, hands={world.alice.id: hand}).play_turn()
-    assert (await current_table(world)).version > table.version
     assert "Hint" in [b.label for b in buttons(hand)]
 
 
