@@ -15,7 +15,15 @@ from typing import TextIO
 
 from ..i18n import Translator
 from ..i18n.markers import N_
-from ..render import Action, Button, Rendered, render_error, render_hand, render_notice
+from ..render import (
+    Action,
+    Button,
+    Rendered,
+    hint_text,
+    render_error,
+    render_hand,
+    render_notice,
+)
 from ..service import (
     HandView,
     Person,
@@ -29,7 +37,6 @@ PROMPT = N_("Your choice (a number; h for a hint, q to leave):")
 KEYS = N_("Type the number of a button. h: a hint. q: leave (the match waits for you).")
 NOT_A_CHOICE = N_("“{text}” is not one of the numbers shown.")
 GOODBYE = N_("The match is saved: run the same command again to go on.")
-NO_HINT = N_("No hint now.")
 
 
 class TerminalPlatform:
@@ -117,7 +124,7 @@ class TerminalSession:
                 return
             if line.lower() == "h":
                 await self._hint(hand)
-                continue
+                continue  # the hand comes back with the hinted card selected
             if not line.isdigit() or not 1 <= int(line) <= len(buttons):
                 print(self.t.gettext(NOT_A_CHOICE, text=line), file=self.platform.out, flush=True)
                 continue
@@ -149,6 +156,8 @@ class TerminalSession:
                 self.platform.hand = await self.service.play(
                     action.table_id, pid, action.version, action.card, action.plan
                 )
+            elif action.verb == "hint":
+                await self._hint(hand)
             elif action.verb == "resign":
                 await self.service.resign(action.table_id, pid)
         except ServiceError as error:
@@ -156,16 +165,12 @@ class TerminalSession:
             self.platform.hand = await self.service.hand(hand.table_id, pid)
 
     async def _hint(self, hand: HandView) -> None:
-        hint = getattr(self.service, "hint", None)
-        if hint is None:
-            print(self.t.gettext(NO_HINT), file=self.platform.out, flush=True)
-            return
-        from ..render import render_hint  # type: ignore[attr-defined]
-
+        """What the computer would play here, and why; its card is left selected."""
         try:
-            view = await hint(hand.table_id, self.person.player_id)
+            view = await self.service.hint(hand.table_id, self.person.player_id)
         except ServiceError as error:
             self.platform.show(render_error(error, self.t), numbered=False)
             return
-        self.platform.show(render_hint(view, self.t), numbered=False)
+        self.platform.hand = view.hand
+        print(hint_text(view, self.t), file=self.platform.out, flush=True)
 

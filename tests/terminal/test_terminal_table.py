@@ -92,3 +92,9 @@ def test_the_table_speaks_arabic(tmp_path: Path) -> None:
 def test_every_level_and_four_seats_can_be_played(tmp_path: Path, level: str) -> None:
     screen = run(tmp_path, ["--lang", "en", "--level", level, "--players", "4"], limit=12)
     assert screen.count("Your hand:") >= 3
+
+
+def test_a_hint_names_a_card_and_leaves_it_selected(tmp_path: Path) -> None:
+    screen = run(tmp_path, ["--lang", "en"], script=["h", "q"])
+    after = screen[screen.index("Hint:") :]
+    assert "Selected:" in after
