@@ -1,18 +1,19 @@
 """Telegram bot latency: 200 matches at once through the real Application and the fake Bot API.
 
-    python bench/telegram.py [--matches 200] [--plays 24] [--think 1.0] [--db PATH]
+    python bench/telegram.py [--matches 200] [--plays 12] [--think 2.5] [--db PATH]
 
-Each match is a 1-v-1 between two people in its own group, all matches at
-the same time on one event loop. A player thinks ``--think`` seconds on
+Each match is a 1-v-1 between two people in its own group, all on one
+event loop; their lobbies open over the first ``10 × think`` seconds, so
+the matches then run side by side. A player thinks ``--think`` seconds on
 average (uniformly between half and one and a half times that) before each
-press: a card, then confirm. ``--think 0`` presses as fast as the bot
-answers, which measures throughput rather than what a player waits. For every update (command or press) the
-time from its delivery to the end of the bot's last Bot API call it caused
-is taken (``FakeTelegram.response_time``), and p50, p99 and the maximum are
-printed, separately for previews and confirmed plays. The service commits
-each play to the SQLite file (WAL, synchronous=FULL) before answering, as
-in production. No rate limiter: the figures are the bot's own time, not
-Telegram's flood limits.
+press: a card, then confirm (``--think 0`` presses as fast as the bot
+answers, which measures throughput rather than waiting). For every update
+(command or press) the time from its delivery to the end of the bot's last
+Bot API call it caused is taken, as ``FakeTelegram.response_time`` does, and
+p50, p99 and the maximum are printed, for commands, previews and confirmed
+plays. The service commits each play to the SQLite file (WAL,
+synchronous=FULL) before answering, as in production. No rate limiter: the
+figures are the bot's own time, not Telegram's flood limits.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class Bench:
         return [m for m in messages if buttons(m, "card") or buttons(m, "play")][-1]
 
     async def match(self, group: FakeChat, alice: FakeUser, badr: FakeUser, plays: int) -> None:
-        await asyncio.sleep(self.rng.uniform(0, 2 * self.think))  # people do not all start at once
+        await asyncio.sleep(self.rng.uniform(0, 10 * self.think))  # tables open over a while, not at once
         await self.deliver(self.server.user_sends(alice, group, "/newgame"), "command")
         lobby = self.server.last_message(group)
         await self.deliver(self.server.user_presses(badr, lobby, buttons(lobby, "join")[0]), "command")
@@ -145,8 +146,8 @@ async def run(matches: int, plays: int, think: float, database: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--plays", type=int, default=24, help="plays per match (48 is a whole round)")
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds before each press")
+    parser.add_argument("--plays", type=int, default=12, help="plays per match (48 is a whole round)")
+    parser.add_argument("--think", type=float, default=2.5, help="mean seconds before each press")
     parser.add_argument("--db", type=Path, default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

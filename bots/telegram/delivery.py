@@ -68,7 +68,14 @@ class TableRefs:
 
     values: dict[str, Any] = field(default_factory=dict)
     loaded: bool = False
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+
+    def lock(self, key: str) -> asyncio.Lock:
+        """One lock per message kind (the lobby, the table, each hand): they change independently."""
+        found = self.locks.get(key)
+        if found is None:
+            found = self.locks[key] = asyncio.Lock()
+        return found
 
 
 def hand_keyboard_extra(hand: HandView, t: Translator) -> list[list[InlineKeyboardButton]]:
@@ -181,7 +188,18 @@ class Delivery:
     # -- Platform ----------------------------------------------------------------------
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
+        """Show one action's notices. The chat's messages keep their order, and so do each
+        player's; the chat and the players' private chats are served side by side."""
         turns = {n.player_id for n in notices if isinstance(n, YourTurn)}
+        lanes: dict[str | None, list[Notice]] = {}
+        for notice in notices:
+            lanes.setdefault(None if notice.public else notice.player_id, []).append(notice)
+        if len(lanes) == 1:
+            await self._lane(notices, turns)
+        else:
+            await asyncio.gather(*(self._lane(lane, turns) for lane in lanes.values()))
+
+    async def _lane(self, notices: Sequence[Notice], turns: set[str]) -> None:
         for notice in notices:
             try:
                 await self._one(notice, turns)
@@ -213,7 +231,7 @@ class Delivery:
         """Edit the table's ``key`` message (lobby, table of this round), or post it."""
         chat = chat_number(chat_id)
         refs = await self.refs(table_id)
-        async with refs.lock:
+        async with refs.lock(key):
             ref = refs.values.get(key)
             if ref is not None and ref[0] == chat and (round_no is None or ref[2] == round_no):
                 sent = await self.outbox.edit(chat, ref[1], content)
@@ -274,7 +292,7 @@ class Delivery:
         t = translator(lang)
         content = hand_content(hand, t, header=header)
         refs = await self.refs(hand.table_id)
-        async with refs.lock:
+        async with refs.lock(key):
             ref = refs.values.get(key)
             if ref is not None and ref[2] > hand.version:
                 return Outcome.UNCHANGED  # a newer hand is already shown
