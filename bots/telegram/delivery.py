@@ -29,11 +29,12 @@ from typing import Any
 from telegram import InlineKeyboardButton
 
 from ..i18n import Translator, translator, user_text
-from ..render import Rendered, render_hand, render_notice, render_turn_notice
+from ..render import Rendered, render_hand, render_hint, render_notice, render_turn_notice
 from ..service import (
     ClockWarning,
     HandUpdated,
     HandView,
+    HintView,
     LobbyClosed,
     LobbyUpdated,
     MatchEnded,
@@ -44,7 +45,7 @@ from ..service import (
     YourTurn,
     raw_id,
 )
-from .keyboards import StartPayload, deep_link, hint_data, keyboard
+from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content, Outbox, Outcome, Retrier, Sent
 
 log = logging.getLogger(__name__)
@@ -78,24 +79,12 @@ class TableRefs:
         return found
 
 
-def hand_keyboard_extra(hand: HandView, t: Translator) -> list[list[InlineKeyboardButton]]:
-    """Telegram-only buttons under a hand: the hint, in practice matches on your turn."""
-    if hand.table.practice and hand.your_turn and hand.preview is None:
-        return [[InlineKeyboardButton(t.gettext("💡 Hint"), callback_data=hint_data(hand.table_id,
-                                                                                 hand.version))]]
-    return []
-
-
-def hand_content(hand: HandView, t: Translator, *, now: float | None = None,
-                 header: Rendered | None = None, note: str | None = None) -> Content:
-    rendered = render_hand(hand, t, now=now)
-    text = rendered.text
-    if header is not None:
-        text = header.text + text
-    html = text.html()
-    if note:
-        html = note + "\n\n" + html
-    return Content(html, keyboard(rendered.buttons, hand_keyboard_extra(hand, t)))
+def hand_content(hand: HandView, t: Translator, *, header: Rendered | None = None,
+                 hint: HintView | None = None) -> Content:
+    """A hand message: the hand (or the hint above it), with the turn notice on top when given."""
+    rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
+    text = rendered.text if header is None else header.text + rendered.text
+    return Content(text.html(), keyboard(rendered.buttons))
 
 
 def content_of(rendered: Rendered) -> Content:
@@ -281,7 +270,8 @@ class Delivery:
     # -- private messages --------------------------------------------------------------
 
     async def show_hand(self, hand: HandView, lang: str, *, fresh: bool = False,
-                        header: Rendered | None = None, from_message: int | None = None) -> Outcome:
+                        header: Rendered | None = None, from_message: int | None = None,
+                        hint: HintView | None = None) -> Outcome:
         """Edit the player's hand message, or (``fresh``) send a new one and delete the old.
 
         ``from_message`` is a hand message the player just pressed: it becomes
@@ -290,7 +280,7 @@ class Delivery:
         user = chat_number(hand.player_id)
         key = HAND_KEY + hand.player_id
         t = translator(lang)
-        content = hand_content(hand, t, header=header)
+        content = hand_content(hand, t, header=header, hint=hint)
         refs = await self.refs(hand.table_id)
         async with refs.lock(key):
             ref = refs.values.get(key)

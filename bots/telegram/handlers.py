@@ -24,6 +24,7 @@ from ..i18n import Translator, translator, user_text
 from ..render import (
     Action,
     Rendered,
+    hint_text,
     render_error,
     render_hand,
     render_help,
@@ -48,8 +49,7 @@ from ..service import (
     player_id,
 )
 from .delivery import Delivery, content_of
-from .hints import reason_text, suggest
-from .keyboards import StartPayload, deep_link, keyboard, parse_hint
+from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content, Outcome
 
 log = logging.getLogger(__name__)
@@ -295,11 +295,9 @@ class Handlers:
 
     async def _press(self, query: CallbackQuery, message: Message | None, person: Person,
                      chat: str | None) -> bool:
-        data = query.data or ""
-        hint = parse_hint(data)
-        if hint is not None:
-            return await self._hint(query, message, person, chat, *hint)
-        action = Action.decode(data)
+        action = Action.decode(query.data or "")
+        if action.verb == "hint":
+            return await self._hint(query, message, person, action)
         if action.verb in HAND_VERBS:
             return await self._hand_press(query, message, person, action)
         if action.verb == "hand":
@@ -427,21 +425,15 @@ class Handlers:
         return False
 
     async def _hint(self, query: CallbackQuery, message: Message | None, person: Person,
-                    chat: str | None, table_id: str, version: int) -> bool:
+                    action: Action) -> bool:
+        """Practice only: the hand previews what the computer would play, and the alert says why."""
         own = self._own_private(message, person)
-        hand = await self.service.hand(table_id, person.player_id)
-        if hand.version != version:
-            raise StaleView(fresh=hand)
-        if not hand.table.practice:
-            raise BadInput("hints are for practice matches")
-        suggestion = suggest(hand)
-        preview = await self.service.preview(table_id, person.player_id, suggestion.card.code,
-                                             suggestion.plan)
-        lang = await self.service.language(hand.table.chat_id, person)
-        t = translator(lang)
-        await self.delivery.show_hand(preview, lang, from_message=own.message_id)
-        reason = reason_text(suggestion.reason, t)
-        return await self._answer(query, t.gettext("Hint: {reason}", reason=reason), alert=True)
+        hint = await self.service.hint(action.table_id, person.player_id)
+        if hint.version != action.version:
+            raise StaleView(fresh=await self.service.hand(action.table_id, person.player_id))
+        lang = await self.service.language(hint.hand.table.chat_id, person)
+        await self.delivery.show_hand(hint.hand, lang, from_message=own.message_id, hint=hint)
+        return await self._answer(query, hint_text(hint, translator(lang)), alert=True)
 
 
 def _team(action: Action) -> int | None:

@@ -1,8 +1,7 @@
 """Buttons: the renderer's neutral buttons as Telegram inline keyboards, and deep links.
 
 Callback data is the renderer's ``Action.encode()`` (``b1|play|<table>|<version>|10D|2``,
-well under Telegram's 64 bytes). The one Telegram-only button, the practice
-hint, uses its own prefix. Deep links (``t.me/<bot>?start=<payload>``) open
+well under Telegram's 64 bytes). Deep links (``t.me/<bot>?start=<payload>``) open
 the private chat with the bot; their payload is ``h<table>`` (show my hand)
 or ``j<table>`` / ``j<table>_<team>`` (join that lobby).
 
@@ -24,7 +23,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from ..render import Button
 
 MAX_CALLBACK_BYTES: Final = 64
-HINT_PREFIX: Final = "t1|hint|"
 _TABLE: Final = re.compile(r"^[A-Za-z0-9-]{1,40}$")
 _PAYLOAD: Final = re.compile(r"^([hj])([A-Za-z0-9-]{1,40})(?:_([01]))?$")
 
@@ -44,20 +42,6 @@ def keyboard(
     built = [[inline_button(b) for b in row] for row in rows if row]
     built += [list(row) for row in extra if row]
     return InlineKeyboardMarkup(built) if built else None
-
-
-def hint_data(table_id: str, version: int) -> str:
-    return f"{HINT_PREFIX}{table_id}|{version}"
-
-
-def parse_hint(data: str) -> tuple[str, int] | None:
-    """``(table_id, version)`` of a hint press, or None if ``data`` is not one."""
-    if not data.startswith(HINT_PREFIX):
-        return None
-    table_id, _, version = data[len(HINT_PREFIX):].partition("|")
-    if not _TABLE.match(table_id) or not version.isdigit() or len(version) > 9:
-        return None
-    return table_id, int(version)
 
 
 @dataclass(frozen=True, slots=True)

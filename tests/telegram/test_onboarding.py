@@ -97,14 +97,16 @@ async def test_practice_in_private_chat_with_a_hint(server: FakeTelegram, databa
         await world.send(alice, None, "/practice")
         table = await world.table(chat)
         assert table is not None and table.practice
+        # The computer has moved if it was first: it is Alice's turn, and the table and her
+        # hand are both in this one chat.
+        seat = table.seat_of(f"tg:{alice.id}")
+        assert seat is not None and table.to_move == seat.seat
+        assert any(world.buttons(m, "hand") for m in server.messages(chat, bot_only=True))
         hand = world.hand_message(alice)
-        hint = [d for d in hand.button_data() if d.startswith("t1|hint|")]
-        if table.to_move == table.seat_of(f"tg:{alice.id}").seat:  # type: ignore[union-attr]
-            assert hint
-            update = await world.press(alice, hand, hint[0])
-            answer = server.callback_answer(update)
-            assert answer is not None and answer.text and answer.text.startswith("Hint")
-            assert world.buttons(world.hand_message(alice), "play")  # the hint is a preview
+        update = await world.press_verb(alice, hand, "hint")
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert and answer.text and answer.text.startswith("Hint")
+        assert world.buttons(world.hand_message(alice), "play")  # the hint is a preview to confirm
         await world.play_out(chat, ids(alice))
         assert (await world.finished(chat)).status == "finished"
     ledger.assert_no_leak(server, None, [alice])
@@ -127,17 +129,3 @@ async def test_hand_resends_the_hand_and_keeps_one_live_message(server: FakeTele
         await world.send(alice, None, "/hand")
         assert len(world.hand_messages(alice)) == 1
 
-
-def test_every_hint_reason_has_its_wording_in_the_catalogs() -> None:
-    from bots.i18n import translator
-    from bots.telegram.hints import REASON_WORDING
-    from core.ai import REASONS
-
-    assert set(REASON_WORDING) == set(REASONS)
-    english, arabic = translator("en"), translator("ar")
-    for key, template in REASONS.items():
-        fields = {"card": "7♦", "taken": "2♠", "left": "3♣", "sweeper": "J♣", "points": 3, "cards": 4}
-        for n in (1, 3):
-            expected = (template.singular if n == 1 else template.plural).format_map(fields)
-            assert REASON_WORDING[key](english, n, dict(fields)) == expected
-            assert REASON_WORDING[key](arabic, n, dict(fields)) != expected

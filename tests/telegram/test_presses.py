@@ -108,3 +108,18 @@ async def test_forged_presses_are_refused_without_changing_anything(
         # Nothing was drawn in the group and nobody else's chat changed.
         assert server.texts(group) == texts_before[group.id]
         assert server.texts(server.private_chat(eve)) == texts_before[eve.id]
+
+
+async def test_a_hint_outside_practice_is_refused(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await started_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None and table.to_move is not None
+        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        hand = world.hand_message(mover)
+        assert not world.buttons(hand, "hint")
+        update = await world.forge(mover, hand, f"b1|hint|{table.table_id}|{table.version}")
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert
+        assert await world.table(group) == table
