@@ -1,0 +1,66 @@
+"""The other commands answer in the chat's language and never fail: rules, score, top, settings,
+resign, help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bots.service import ServiceConfig
+from tests.fakes import FakeTelegram
+from tests.telegram.world import World
+
+ARABIC = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="ar")
+
+
+def arabic(text: str) -> bool:
+    return any("\u0600" <= ch <= "\u06ff" for ch in text)
+
+
+async def test_every_command_answers_in_a_group_and_in_private(server: FakeTelegram, database: Path) -> None:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        for chat in (group, None):
+            for command in ("/help", "/rules", "/score", "/top", "/settings", "/hand", "/resign"):
+                before = len(server.texts(server.private_chat(alice) if chat is None else group))
+                await world.send(alice, chat, command)
+                after = len(server.texts(server.private_chat(alice) if chat is None else group))
+                assert after > before, f"{command} got no answer"
+        assert not server.unanswered_callback_queries()
+
+
+async def test_settings_buttons_change_the_chat_and_the_next_lobby(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice = server.add_user("Alice")
+    server.private_chat(alice)
+    group = server.add_group("Cafe", [alice])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/settings")
+        message = server.last_message(group)
+        await world.press_verb(alice, message, "variant")  # the first variant: match to 100
+        settings = await world.basra.service.settings(f"tg:{group.id}")
+        assert settings.rules.target == 100
+        await world.press_verb(alice, message, "clock", 0)
+        await world.press_verb(alice, message, "lang")
+        assert (await world.basra.service.settings(f"tg:{group.id}")).language in ("ar", "en")
+        await world.send(alice, group, "/newgame")
+        lobby = await world.basra.service.open_table(f"tg:{group.id}")
+        assert lobby is not None and lobby.rules.target == 100
+
+
+async def test_an_arabic_chat_is_answered_in_arabic(server: FakeTelegram, database: Path) -> None:
+    alice = server.add_user("Alice", language_code="ar")
+    badr = server.add_user("Badr", language_code=None)
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database, config=ARABIC) as world:
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        assert arabic(lobby.text) and any(arabic(label) for label in lobby.button_texts())
+        await world.press_verb(badr, lobby, "join")
+        await world.press_verb(alice, lobby, "start")
+        assert arabic(world.hand_message(alice).text)
