@@ -18,7 +18,7 @@ from typing import NamedTuple
 from ..cards import Card
 from ..plans import is_basra
 from ..rules import Rules
-from .odds import BASRA_POINTS, best_value, floor_options, pile_points, reply
+from .odds import BASRA_POINTS, SHARE_BY_OTHER, best_value, cached_options, floor_options, pile_points, reply
 from .values import KIND_OF, MAJORITY_SHARE
 
 
@@ -39,6 +39,7 @@ class Situation(NamedTuple):
 
     hand: Sequence[Card]
     floor: Sequence[Card]
+    floor_key: int  # odds.floor_key of the floor
     rules: Rules
     mine: int  # cards this seat's side has taken this round
     theirs: int
@@ -53,16 +54,6 @@ class Situation(NamedTuple):
     last_capture_mine: bool  # who gets the leftovers if this play takes nothing
 
 
-def capture_value(card: Card, floor: Sequence[Card], positions: Sequence[int], rules: Rules) -> int:
-    """Card points and basra bonus of a capture (the played card included)."""
-    points = card.points
-    for i in positions:
-        points += floor[i].points
-    if len(positions) == len(floor) and is_basra(card, floor, rules):
-        points += BASRA_POINTS
-    return points
-
-
 def majority_gain(mine: int, theirs: int, taken: int) -> float:
     """What taking ``taken`` more cards is worth, in units of the majority's worth."""
     return MAJORITY_SHARE[min(52, mine + taken)][theirs] - MAJORITY_SHARE[mine][theirs]
@@ -74,25 +65,29 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
     None) for this seat's side, in points."""
     s = situation
     floor = s.floor
-    rules = s.rules
     worth = s.worth
     theirs = s.theirs
+    share = SHARE_BY_OTHER[theirs]  # share[mine]: this side's expected share of the majority
+    key = s.floor_key
     if positions is not None:
-        taken = len(positions) + 1
-        score: float = capture_value(card, floor, positions, rules)
-        score += worth * majority_gain(s.mine, theirs, taken)
-        mine = s.mine + taken
-        if len(positions) == len(floor):
-            left: Sequence[Card] = ()
-        else:
-            drop = set(positions)
-            left = [c for i, c in enumerate(floor) if i not in drop]
+        points = card.points
+        for i in positions:
+            c = floor[i]
+            points += c.points
+            key ^= 1 << c.index
+        cleared = len(positions) == len(floor)
+        if cleared and is_basra(card, floor, s.rules):
+            points += BASRA_POINTS
+        mine = s.mine + len(positions) + 1
+        score = points + worth * (share[mine] - share[s.mine])
     else:
-        score = 0.0
+        cleared = False
         mine = s.mine
-        left = [*floor, card]
+        score = 0.0
+        key |= 1 << card.index
     if s.last_play:
         # The round ends: the leftovers go to the last side to capture.
+        left = _left(floor, card, positions)
         if left:
             if positions is not None or s.last_capture_mine:
                 score += pile_points(left) + worth * majority_gain(mine, theirs, len(left))
@@ -101,8 +96,8 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
         return score
     if card.is_sweeper and len(s.hand) > 1:
         score -= weights.keep_sweeper
-    if s.next_cards and left:
-        options = floor_options(left, rules)
+    if s.next_cards and not cleared:
+        options = cached_options(key) or floor_options(_left(floor, card, positions), s.rules, key)
         expected, quiet = reply(options, worth, theirs, mine, s.pool, s.pool_size, s.next_known, s.next_cards)
         score -= weights.reply * expected
         if weights.follow and quiet > 0:
@@ -118,3 +113,11 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
                             follow = max(follow, best_value(captures, worth, mine, theirs))
             score += weights.follow * quiet * follow
     return score
+
+
+def _left(floor: Sequence[Card], card: Card, positions: Sequence[int] | None) -> list[Card]:
+    """The floor after the play."""
+    if positions is None:
+        return [*floor, card]
+    drop = set(positions)
+    return [c for i, c in enumerate(floor) if i not in drop]

@@ -59,15 +59,25 @@ def _sums_mask(floor: Sequence[Card]) -> int:
     return mask
 
 
-def floor_options(floor: Sequence[Card], rules: Rules) -> Options:
+def floor_key(floor: Sequence[Card], rules: Rules) -> int:
+    """The cache key of a floor: a bit per card, and one for the 7D basra rule."""
+    key = 1 << 52 if rules.seven_diamonds_basra == "count" else 0
+    for c in floor:
+        key |= 1 << c.index
+    return key
+
+
+def cached_options(key: int) -> Options | None:
+    """The options of the floor with ``floor_key`` ``key``, if already worked out."""
+    return _OPTIONS.get(key)
+
+
+def floor_options(floor: Sequence[Card], rules: Rules, key: int | None = None) -> Options:
     """For each kind, its captures on ``floor`` as (points, cards) pairs: the
     card points and basra of the capture, played card included, and how many
     cards it puts in the pile."""
-    key = 0
-    for c in floor:
-        key |= 1 << c.index
-    if rules.seven_diamonds_basra == "count":
-        key |= 1 << 52
+    if key is None:
+        key = floor_key(floor, rules)
     known = _OPTIONS.get(key)
     if known is not None:
         return known
@@ -128,15 +138,6 @@ def best_value(captures: Captures, worth: int, taker: int, other: int) -> float:
         if value > best:
             best = value
     return best
-
-
-def capture_values(floor: Sequence[Card], rules: Rules, worth: int, taker: int, other: int) -> list[float]:
-    """For each kind, what its best capture on ``floor`` is worth (0 when it takes nothing)."""
-    values = [0.0] * KINDS
-    if floor:
-        for kind, captures in floor_options(floor, rules).capturing:
-            values[kind] = best_value(captures, worth, taker, other)
-    return values
 
 
 def _none_table() -> tuple[tuple[tuple[float, ...], ...], ...]:

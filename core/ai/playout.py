@@ -16,7 +16,7 @@ from ..rules import Rules
 from ..view import SeatView
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .knowledge import buried_placement, hidden_cards
-from .odds import BASRA_POINTS, HAND_SIZE, floor_options, reply
+from .odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
 from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
@@ -162,6 +162,7 @@ class World:
         return Situation(
             hand=hand,
             floor=self.floor,
+            floor_key=floor_key(self.floor, self.rules),
             rules=self.rules,
             mine=self.captured[side],
             theirs=self.captured[1 - side],
@@ -227,39 +228,56 @@ class World:
         return score
 
 
+class Sampler:
+    """Deals the hidden cards of one view again and again: each ``world`` is one
+    guess consistent with the view. The other hands get their known buried
+    cards and the rest at random; the stock gets the remainder, with the buried
+    cards still in it at the bottom."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        in_stock, in_hands = buried_placement(view)
+        self.hidden = hidden_cards(view)
+        self.in_stock = in_stock
+        self.known = [list(in_hands.get(seat, ())) for seat in range(view.players)]
+        self.need = [0 if seat == view.seat else view.hand_sizes[seat] - len(self.known[seat])
+                     for seat in range(view.players)]
+        counts = kind_counts(self.hidden)
+        for cards in (in_stock, view.hand, *self.known):
+            for card in cards:
+                counts[KIND_OF[card.index]] += 1
+        self.counts = counts
+
+    def world(self, rng: random.Random) -> World:
+        view = self.view
+        hidden = list(self.hidden)
+        rng.shuffle(hidden)
+        hands: list[list[Card]] = []
+        for seat in range(view.players):
+            if seat == view.seat:
+                hands.append(list(view.hand))
+                continue
+            need = self.need[seat]
+            hand = self.known[seat] + hidden[len(hidden) - need:] if need > 0 else list(self.known[seat])
+            if need > 0:
+                del hidden[len(hidden) - need:]
+            hands.append(hand)
+        world = World.__new__(World)
+        world.players = view.players
+        world.rules = view.rules
+        world.worth = view.rules.majority_points + view.carry
+        world.dealer = view.dealer
+        world.to_move = view.seat
+        world.hands = hands
+        world.floor = list(view.floor)
+        world.stock = self.in_stock + hidden
+        world.captured = list(view.captured)
+        world.points = [0, 0]
+        world.last_capture = view.last_capture_side
+        world.hidden = list(self.counts)
+        return world
+
+
 def sample_world(view: SeatView, rng: random.Random) -> World:
-    """One deal of the hidden cards consistent with ``view``: the other hands get
-    their known buried cards and the rest at random, the stock the remainder with
-    the buried cards still in it at the bottom."""
-    in_stock, in_hands = buried_placement(view)
-    hidden = hidden_cards(view)
-    rng.shuffle(hidden)
-    hands: list[list[Card]] = []
-    for seat in range(view.players):
-        if seat == view.seat:
-            hands.append(list(view.hand))
-            continue
-        hand = list(in_hands.get(seat, ()))
-        need = view.hand_sizes[seat] - len(hand)
-        hand.extend(hidden[len(hidden) - need:] if need > 0 else ())
-        if need > 0:
-            del hidden[len(hidden) - need:]
-        hands.append(hand)
-    world = World.__new__(World)
-    world.players = view.players
-    world.rules = view.rules
-    world.worth = view.rules.majority_points + view.carry
-    world.dealer = view.dealer
-    world.to_move = view.seat
-    world.hands = hands
-    world.floor = list(view.floor)
-    world.stock = in_stock + hidden
-    world.captured = list(view.captured)
-    world.points = [0, 0]
-    world.last_capture = view.last_capture_side
-    counts = kind_counts(world.stock)
-    for hand in hands:
-        for card in hand:
-            counts[KIND_OF[card.index]] += 1
-    world.hidden = counts
-    return world
+    """One guess at the hidden cards consistent with ``view`` (see ``Sampler``)."""
+    return Sampler(view).world(rng)

@@ -7,6 +7,7 @@ from .base import Player
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .knowledge import buried_placement, hidden_cards
 from .moves import Move
+from .odds import floor_key
 from .values import kind_counts
 
 
@@ -26,6 +27,7 @@ def situation(view: SeatView) -> Situation:
     return Situation(
         hand=view.hand,
         floor=view.floor,
+        floor_key=floor_key(view.floor, view.rules),
         rules=view.rules,
         mine=view.captured[side],
         theirs=view.captured[1 - side],
