@@ -34,7 +34,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 from bots.service import ManualClock, ServiceConfig, TableView  # noqa: E402
-from bots.telegram.application import BasraTelegram  # noqa: E402
+from bots.telegram.application import BasraTelegram, tune_gc  # noqa: E402
 from tests.fakes import FakeChat, FakeTelegram, FakeUser  # noqa: E402
 
 CONFIG = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="ar")
@@ -126,6 +126,7 @@ async def run(matches: int, plays: int, think: float, database: Path) -> None:
         tables.append((server.add_group(f"G{n}", [alice, badr]), alice, badr))
     await app.initialize()
     await basra.start()
+    tune_gc()  # as python -m bots.telegram does once started
     bench = Bench(server, basra, think)
     started = time.perf_counter()
     await asyncio.gather(*(bench.match(group, a, b, plays) for group, a, b in tables))
