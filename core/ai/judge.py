@@ -18,7 +18,15 @@ from typing import NamedTuple
 from ..cards import Card
 from ..plans import is_basra
 from ..rules import Rules
-from .odds import BASRA_POINTS, SHARE_BY_OTHER, best_value, cached_options, floor_options, pile_points, reply
+from .odds import (
+    BASRA_POINTS,
+    SHARE_BY_OTHER,
+    best_value,
+    cached_options,
+    floor_options,
+    pile_points,
+    reply,
+)
 from .values import KIND_OF, MAJORITY_SHARE
 
 
@@ -108,7 +116,7 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
                 follow = 0.0
                 for other in s.hand:
                     if other is not card:
-                        captures = options.by_kind[KIND_OF[other.index]]
+                        captures = options[KIND_OF[other.index]]
                         if captures:
                             follow = max(follow, best_value(captures, worth, mine, theirs))
             score += weights.follow * quiet * follow

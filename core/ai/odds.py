@@ -11,7 +11,6 @@ the kinds that would take most.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from ..cards import Card
 from ..plans import is_basra, plan_positions_for
@@ -31,15 +30,24 @@ from .values import (
 BASRA_POINTS = 10
 HAND_SIZE = 4
 
-Captures = tuple[tuple[int, int], ...]  # (points, cards) pairs, best points first
+# A kind's captures on a floor, packed in one int: 12 bits per capture, the
+# capture's points (6 bits: at most 10 for a basra and 13 in cards) then its
+# cards (6 bits); 0 when the kind takes nothing.
+Captures = int
+# A floor's captures: a flat tuple of ints, the packed captures of each of the
+# KINDS kinds, then the kinds that take something. Flat on purpose: the
+# garbage collector stops tracking a tuple of ints at once, so a large cache
+# of them adds nothing to its full collections, where nested tuples and
+# objects would stay tracked and make every full collection slower.
+Options = tuple[int, ...]
 
 
-class Options(NamedTuple):
-    """A floor's captures: ``by_kind`` has one entry per kind (empty when the kind
-    takes nothing); ``capturing`` lists only the kinds that take something."""
-
-    by_kind: tuple[Captures, ...]
-    capturing: tuple[tuple[int, Captures], ...]
+def pack(captures: set[tuple[int, int]]) -> Captures:
+    """Pack (points, cards) captures, the most points first."""
+    packed = 0
+    for points, cards in sorted(captures):
+        packed = packed << 12 | points << 6 | cards
+    return packed
 
 _OPTIONS: dict[int, Options] = {}
 _OPTIONS_LIMIT = 1 << 17
@@ -81,14 +89,14 @@ def floor_options(floor: Sequence[Card], rules: Rules, key: int | None = None) -
     known = _OPTIONS.get(key)
     if known is not None:
         return known
-    options: list[Captures] = [()] * KINDS
+    options: list[Captures] = [0] * KINDS
     if floor:
         everything = len(floor)
         whole_points = pile_points(floor)
-        options[J_KIND] = ((whole_points + 1, everything + 1),)
+        options[J_KIND] = pack({(whole_points + 1, everything + 1)})
         seven = KIND_CARD[SEVEN_D_KIND]
         bonus = BASRA_POINTS if is_basra(seven, floor, rules) else 0
-        options[SEVEN_D_KIND] = ((whole_points + bonus, everything + 1),)
+        options[SEVEN_D_KIND] = pack({(whole_points + bonus, everything + 1)})
         sums = _sums_mask(floor)
         ranks = {c.rank for c in floor}
         for kind in range(KINDS):
@@ -108,10 +116,10 @@ def floor_options(floor: Sequence[Card], rules: Rules, key: int | None = None) -
                 if len(positions) == everything:
                     points += BASRA_POINTS
                 found.add((points, len(positions) + 1))
-            options[kind] = tuple(sorted(found, reverse=True))
+            options[kind] = pack(found)
     if len(_OPTIONS) >= _OPTIONS_LIMIT:
         _OPTIONS.clear()
-    result = Options(tuple(options), tuple((k, o) for k, o in enumerate(options) if o))
+    result: Options = (*options, *(k for k, o in enumerate(options) if o))
     _OPTIONS[key] = result
     return result
 
@@ -133,10 +141,11 @@ def best_value(captures: Captures, worth: int, taker: int, other: int) -> float:
     share = SHARE_BY_OTHER[other]
     base = share[taker]
     best = 0.0
-    for points, cards in captures:
-        value = points + worth * (share[taker + cards] - base)
+    while captures:
+        value = (captures >> 6 & 63) + worth * (share[taker + (captures & 63)] - base)
         if value > best:
             best = value
+        captures >>= 12
     return best
 
 
@@ -171,7 +180,7 @@ def reply(options: Options, worth: int, taker: int, other: int, pool: Sequence[i
     capture in ``options``, and the chance that it has no capture of any value."""
     sure = 0.0
     for card in known:
-        captures = options.by_kind[KIND_OF[card.index]]
+        captures = options[KIND_OF[card.index]]
         if captures:
             v = best_value(captures, worth, taker, other)
             if v > sure:
@@ -187,14 +196,16 @@ def reply(options: Options, worth: int, taker: int, other: int, pool: Sequence[i
     share = SHARE_BY_OTHER[other]
     base = share[taker]
     ranked = []
-    for kind, captures in options.capturing:
+    for kind in options[KINDS:]:
         count = pool[kind]
         if count:
+            captures = options[kind]
             best = 0.0
-            for points, n in captures:
-                value = points + worth * (share[taker + n] - base)
+            while captures:
+                value = (captures >> 6 & 63) + worth * (share[taker + (captures & 63)] - base)
                 if value > best:
                     best = value
+                captures >>= 12
             if best > sure:
                 ranked.append((best, count))
     if not ranked:
