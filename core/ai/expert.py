@@ -17,17 +17,24 @@ from .moves import Move
 from .playout import Sampler, World
 from .strong import ranked
 
-DEFAULT_SIMULATIONS = 120
+# Simulations per decision. A 2-v-2 simulation plays twice as many cards to
+# the end of the deal, so it gets fewer: both decide in well under 150 ms at
+# the 99th percentile on a small 2-core machine (see bench/README.md).
+DEFAULT_SIMULATIONS = {2: 200, 4: 80}
 DEFAULT_CANDIDATES = 6
 
 
 class Expert(Player):
+    """``simulations``: playouts per decision, shared among the candidates (the
+    strong player's best ``candidates`` plays); None for the default of the
+    match's size."""
+
     level = "expert"
 
-    def __init__(self, seed: object = None, simulations: int = DEFAULT_SIMULATIONS,
+    def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS) -> None:
         super().__init__(seed)
-        if simulations < 1 or candidates < 1:
+        if (simulations is not None and simulations < 1) or candidates < 1:
             raise ValueError("an expert needs at least one simulation and one candidate")
         self.simulations = simulations
         self.candidates = candidates
@@ -40,7 +47,8 @@ class Expert(Player):
         n = len(shortlist)
         totals = [0.0] * n
         sampler = Sampler(view)
-        for _ in range(max(1, self.simulations // n)):
+        budget = self.simulations or DEFAULT_SIMULATIONS[view.players]
+        for _ in range(max(1, budget // n)):
             world = sampler.world(self.rng)
             for i in range(n):
                 totals[i] += self._simulate(world, shortlist[i], view.side)

@@ -50,7 +50,7 @@ def pack(captures: set[tuple[int, int]]) -> Captures:
     return packed
 
 _OPTIONS: dict[int, Options] = {}
-_OPTIONS_LIMIT = 1 << 17
+_OPTIONS_LIMIT = 1 << 15  # about 10 MB
 
 
 def pile_points(cards: Sequence[Card]) -> int:
