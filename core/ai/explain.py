@@ -46,6 +46,8 @@ def describe(view: SeatView, move: Move) -> Reason:
             return Reason("take_lone", {"taken": move.taken, "points": move.points, "left": left[0]})
         if move.points:
             return Reason("take_clean", {"taken": move.taken, "points": move.points})
+        if sweepers_of(view.floor, view.unknown(), view) and not sweepers_of(left, view.unknown(), view):
+            return Reason("take_deny", {"taken": move.taken})
         return Reason("take_majority", {"taken": move.taken, "cards": len(taken)})
     if len(view.hand) == 1:
         return Reason("only_card", {"card": card})

@@ -52,8 +52,10 @@ def test_one_point_is_singular() -> None:
     ("3H KS", "7C", "lay_safe"),
     ("JC 4H", "KD 9S", "lay_keep_sweeper"),
     ("JC 4H", "KD 9S 7C", "sweep"),
+    ("8H 6D", "4S 2D 5D 7S 3S", "take_deny"),
+    ("8H 6D", "4S 2D 5D 7S 3S QC", "take_majority"),
 ])
-def test_lays_and_sweeps_have_their_own_reasons(hand: str, floor: str, key: str) -> None:
+def test_lays_sweeps_and_plain_takes_have_their_own_reasons(hand: str, floor: str, key: str) -> None:
     assert player("strong").suggest(view_of(hand, floor)).reason.key == key
 
 
