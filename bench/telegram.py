@@ -1,6 +1,6 @@
 """Telegram bot latency: 200 matches at once through the real Application and the fake Bot API.
 
-    python bench/telegram.py [--matches 200] [--plays 12] [--think 2.5] [--db PATH]
+    python bench/telegram.py [--matches 200] [--plays 12] [--think 2.5] [--latency 0] [--db PATH]
 
 Each match is a 1-v-1 between two people in its own group, all on one
 event loop; their lobbies open over the first ``10 × think`` seconds, so
@@ -13,7 +13,8 @@ Bot API call it caused is taken, as ``FakeTelegram.response_time`` does, and
 p50, p99 and the maximum are printed, for commands, previews and confirmed
 plays. The service commits each play to the SQLite file (WAL,
 synchronous=FULL) before answering, as in production. No rate limiter: the
-figures are the bot's own time, not Telegram's flood limits.
+figures are the bot's own time, not Telegram's flood limits. ``--latency``
+makes every Bot API call take that many seconds more, like a network.
 """
 
 from __future__ import annotations
@@ -112,8 +113,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def run(matches: int, plays: int, think: float, database: Path) -> None:
-    server = BenchTelegram()
+async def run(matches: int, plays: int, think: float, latency: float, database: Path) -> None:
+    server = BenchTelegram(latency=latency)
     app = server.application_builder().concurrent_updates(True).build()
     server.attach(app.bot)
     basra = BasraTelegram(app, database=database, config=CONFIG, clock=ManualClock(),
@@ -149,10 +150,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--plays", type=int, default=12, help="plays per match (48 is a whole round)")
     parser.add_argument("--think", type=float, default=2.5, help="mean seconds before each press")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every API call")
     parser.add_argument("--db", type=Path, default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(run(args.matches, args.plays, args.think, args.db or Path(folder) / "bench.sqlite3"))
+        database = args.db or Path(folder) / "bench.sqlite3"
+        asyncio.run(run(args.matches, args.plays, args.think, args.latency, database))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ the presser's own private chat, so no hand is ever drawn in a group.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -335,8 +336,10 @@ class Handlers:
             # A preview changes nothing, but one drawn on an outdated hand would mislead.
             raise StaleView(fresh=await self.service.hand(table, me))
         lang = await self.service.language(hand.table.chat_id, person)
-        await self.delivery.show_hand(hand, lang, from_message=own.message_id)
-        return False
+        # The spinner stops while the hand is redrawn: two round trips at once, not one after the other.
+        await asyncio.gather(self.delivery.show_hand(hand, lang, from_message=own.message_id),
+                             self._answer(query))
+        return True
 
     async def _refused(self, query: CallbackQuery, message: Message | None, person: Person,
                        chat: str | None, error: ServiceError) -> bool:
