@@ -21,6 +21,7 @@ lock, and must not wait on anything that waits for that table.
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -380,6 +381,4 @@ def _result_key(notice: RoundEnded | MatchEnded) -> int:
 
 
 def _escape(text: str) -> str:
-    import html
-
     return html.escape(text, quote=False)

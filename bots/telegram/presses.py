@@ -1,0 +1,233 @@
+"""Button presses: untrusted payloads checked, then turned into one service call each.
+
+A hand button counts only in the presser's own private chat, so a forged
+press can never draw a hand in a group. The service checks the rest (the
+seat, the turn, the view's version); a refusal is a short alert, with the
+fresh view drawn where it belongs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from core import BasraError
+
+from ..i18n import translator
+from ..render import (
+    Action,
+    hint_text,
+    render_error,
+    render_lobby,
+    render_settings,
+    render_table,
+)
+from ..service import (
+    BadInput,
+    HandView,
+    LobbyView,
+    Person,
+    ServiceError,
+    StaleView,
+    TableView,
+    chat_id,
+    player_id,
+)
+from .delivery import content_of
+from .keyboards import StartPayload, deep_link
+from .replies import Context, Replies, person_of, short
+
+log = logging.getLogger(__name__)
+LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
+HAND_VERBS = frozenset({"card", "plan", "play", "back"})
+SETTING_VERBS = frozenset({"variant", "clock", "lang"})
+LEVEL_WORDS = ("beginner", "strong", "expert")
+
+
+class Presses(Replies):
+    """The button half of the handlers."""
+
+    async def press(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None or query.from_user is None or query.from_user.is_bot:
+            return
+        person = person_of(query.from_user)
+        message = query.message if isinstance(query.message, Message) else None
+        chat = chat_id("tg", message.chat_id) if message is not None else None
+        answered = False
+        try:
+            answered = await self._press(query, message, person, chat)
+        except ServiceError as error:
+            answered = await self._refused(query, message, person, chat, error)
+        except BasraError as error:
+            answered = await self._refused(query, message, person, chat, BadInput(str(error)))
+        finally:
+            if not answered:
+                await self._answer(query)
+
+    async def _answer(self, query: CallbackQuery, text: str | None = None, *, alert: bool = False,
+                      url: str | None = None) -> bool:
+        try:
+            await query.answer(short(text) if text else None, show_alert=alert, url=url)
+        except TelegramError as error:
+            # Too old or already answered: the player sees a spinner stop either way.
+            log.info("could not answer a press: %s", type(error).__name__)
+        return True
+
+    async def _press(self, query: CallbackQuery, message: Message | None, person: Person,
+                     chat: str | None) -> bool:
+        action = Action.decode(query.data or "")
+        if action.verb == "hint":
+            return await self._hint(query, message, person, action)
+        if action.verb in HAND_VERBS:
+            return await self._hand_press(query, message, person, action)
+        if action.verb == "hand":
+            return await self._show_my_hand(query, message, person, chat, action)
+        if action.verb == "resign":
+            await self.service.resign(action.table_id, person.player_id)
+            return False
+        if action.verb in LOBBY_VERBS:
+            return await self._lobby_press(query, message, person, chat, action)
+        if action.verb in SETTING_VERBS:
+            return await self._setting_press(query, message, person, chat, action)
+        raise BadInput(f"unknown verb {action.verb}")
+
+    def _own_private(self, message: Message | None, person: Person) -> Message:
+        """Hand buttons work only on a message in the presser's own private chat."""
+        if message is None or player_id("tg", message.chat_id) != person.player_id:
+            raise BadInput("hand button outside the presser's private chat")
+        return message
+
+    async def _hand_press(self, query: CallbackQuery, message: Message | None, person: Person,
+                          action: Action) -> bool:
+        own = self._own_private(message, person)
+        table, me = action.table_id, person.player_id
+        if action.verb == "play":
+            if action.card is None:
+                raise BadInput("confirm without a card")
+            hand = await self.service.play(table, me, action.version, action.card, action.plan)
+        elif action.verb == "back":
+            hand = await self.service.hand(table, me)
+        else:
+            if action.card is None:
+                raise BadInput("preview without a card")
+            hand = await self.service.preview(table, me, action.card, action.plan)
+        if action.verb != "play" and hand.version != action.version:
+            # A preview changes nothing, but one drawn on an outdated hand would mislead.
+            raise StaleView(fresh=await self.service.hand(table, me))
+        lang = await self.service.language(hand.table.chat_id, person)
+        # The spinner stops while the hand is redrawn: two round trips at once, not one after the other.
+        await asyncio.gather(self.delivery.show_hand(hand, lang, from_message=own.message_id),
+                             self._answer(query))
+        return True
+
+    async def _refused(self, query: CallbackQuery, message: Message | None, person: Person,
+                       chat: str | None, error: ServiceError) -> bool:
+        t = await self.language(chat, person)
+        fresh = error.fresh
+        error.fresh = None
+        await self._answer(query, render_error(error, t).plain(), alert=True)
+        if fresh is None or message is None:
+            return True
+        if isinstance(fresh, HandView):
+            if fresh.player_id == person.player_id and player_id("tg", message.chat_id) == person.player_id:
+                lang = await self.service.language(fresh.table.chat_id, person)
+                await self.delivery.show_hand(fresh, lang, from_message=message.message_id)
+        elif chat != fresh.chat_id:
+            pass  # a public view is redrawn only on that table's own chat
+        elif isinstance(fresh, LobbyView):
+            await self.delivery.outbox.edit(message.chat_id, message.message_id,
+                                            content_of(render_lobby(fresh, t)))
+        elif isinstance(fresh, TableView):
+            await self.delivery.outbox.edit(message.chat_id, message.message_id,
+                                            content_of(render_table(fresh, t)))
+        return True
+
+    async def _show_my_hand(self, query: CallbackQuery, message: Message | None, person: Person,
+                            chat: str | None, action: Action) -> bool:
+        hand = await self.service.hand(action.table_id, person.player_id)
+        lang = await self.service.language(hand.table.chat_id, person)
+        t = translator(lang)
+        outcome = await self.delivery.show_hand(hand, lang, fresh=True)
+        if outcome.ok:
+            await self.delivery.clear_note(hand.table_id, person.player_id)
+            if message is not None and message.chat_id != int(person.player_id.partition(":")[2]):
+                return await self._answer(query, t.gettext("Your hand is in our private chat."))
+            return False
+        url = deep_link(self.delivery.bot_username, StartPayload("hand", hand.table_id))
+        return await self._answer(query, url=url)
+
+    async def _lobby_press(self, query: CallbackQuery, message: Message | None, person: Person,
+                           chat: str | None, action: Action) -> bool:
+        table, verb = action.table_id, action.verb
+        view: LobbyView | TableView
+        if verb == "join":
+            view = await self.service.join(table, person, _team(action))
+        elif verb == "team":
+            view = await self.service.choose_team(table, person, _team(action) or 0)
+        elif verb == "leave":
+            view = await self.service.leave(table, person)
+        elif verb == "computer":
+            level = action.arg if action.arg in LEVEL_WORDS else "beginner"
+            view = await self.service.add_computer(table, person, level, _team(action))
+        elif verb == "uncomputer":
+            view = await self.service.remove_computer(table, person)
+        elif verb == "start":
+            view = await self.service.start_match(table, person)
+        else:
+            view = await self.service.cancel(table, person)
+        if verb in ("join", "team") and message is not None and message.chat.type != ChatType.PRIVATE:
+            t = await self.language(chat, person)
+            if not await self.probe(message, person, t):
+                url = deep_link(self.delivery.bot_username, StartPayload("hand", table))
+                await self.delivery.note(table, view.chat_id, person.player_id, person.name)
+                return await self._answer(query, url=url)
+        return False
+
+    async def _setting_press(self, query: CallbackQuery, message: Message | None, person: Person,
+                             chat: str | None, action: Action) -> bool:
+        if chat is None or message is None:
+            raise BadInput("settings press without a chat")
+        arg = action.arg or ""
+        if action.verb == "variant":
+            current = await self.service.settings(chat)
+            state = dict(current.variants)
+            if arg not in state:
+                raise BadInput(f"unknown variant {arg!r}")
+            on = bool(action.plan) if action.plan is not None else not state[arg]
+            view = await self.service.set_variant(chat, arg, on)
+        elif action.verb == "clock":
+            if not arg.isdigit():
+                raise BadInput("clock without seconds")
+            view = await self.service.set_turn_seconds(chat, int(arg))
+        else:
+            view = await self.service.set_chat_language(chat, arg if arg in ("ar", "en") else None)
+        t = translator(view.effective_language)
+        await self.delivery.outbox.edit(message.chat_id, message.message_id,
+                                        content_of(render_settings(view, t)))
+        return False
+
+    async def _hint(self, query: CallbackQuery, message: Message | None, person: Person,
+                    action: Action) -> bool:
+        """Practice only: the hand previews what the computer would play, and the alert says why."""
+        own = self._own_private(message, person)
+        hint = await self.service.hint(action.table_id, person.player_id)
+        if hint.version != action.version:
+            raise StaleView(fresh=await self.service.hand(action.table_id, person.player_id))
+        lang = await self.service.language(hint.hand.table.chat_id, person)
+        await self.delivery.show_hand(hint.hand, lang, from_message=own.message_id, hint=hint)
+        return await self._answer(query, hint_text(hint, translator(lang)), alert=True)
+
+
+def _team(action: Action) -> int | None:
+    if action.arg is not None and action.arg in ("0", "1"):
+        return int(action.arg)
+    if action.arg in ("A", "a"):
+        return 0
+    if action.arg in ("B", "b"):
+        return 1
+    return action.plan if action.plan in (0, 1) else None

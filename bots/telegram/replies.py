@@ -1,0 +1,91 @@
+"""What the command and press handlers share: who is speaking, in which language, and replies.
+
+Replies go through the adapter's outbox, so a flood error or a dropped
+connection does not lose them: they are sent again later.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+from telegram import InlineKeyboardButton, Message, User
+from telegram.ext import CallbackContext
+
+from ..i18n import Translator, translator, user_text
+from ..render import Rendered
+from ..service import (
+    Person,
+    TableService,
+    player_id,
+)
+from .delivery import Delivery, content_of
+from .keyboards import keyboard
+from .outbox import Content, Outcome
+
+log = logging.getLogger(__name__)
+Context = CallbackContext[Any, Any, Any, Any]
+ALERT_LIMIT = 200
+
+
+def person_of(user: User) -> Person:
+    name = user.full_name.strip() or (user.username or str(user.id))
+    return Person(player_id("tg", user.id), name[:64], user.language_code)
+
+
+def short(text: str) -> str:
+    """A callback answer fits Telegram's 200 characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= ALERT_LIMIT else text[: ALERT_LIMIT - 1] + "…"
+
+
+def _escape(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+class Replies:
+    """The parts of the handlers that talk back."""
+
+    def __init__(self, delivery: Delivery) -> None:
+        self.delivery = delivery
+
+    @property
+    def service(self) -> TableService:
+        return self.delivery.service
+
+    async def language(self, chat: str | None, person: Person) -> Translator:
+        return translator(await self.service.language(chat, person))
+
+    async def reply(self, message: Message, rendered: Rendered | Content) -> None:
+        content = rendered if isinstance(rendered, Content) else content_of(rendered)
+        sent = await self.delivery.outbox.send(message.chat_id, content)
+        if sent.outcome is Outcome.FAILED:
+            self.delivery.retrier.schedule(
+                ("reply", message.chat_id, message.message_id),
+                lambda: self._resend(message.chat_id, content),
+                delay=sent.retry_after or None,
+            )
+
+    async def _resend(self, chat: int, content: Content) -> bool:
+        return (await self.delivery.outbox.send(chat, content)).outcome is not Outcome.FAILED
+
+    async def reply_text(self, message: Message, text: str,
+                         buttons: list[list[InlineKeyboardButton]] | None = None) -> None:
+        await self.reply(message, Content(_escape(text), keyboard((), buttons or [])))
+
+    async def probe(self, message: Message, person: Person, t: Translator) -> bool:
+        """Make sure the bot can write to ``person`` in private; if not, say so in the group."""
+        user = int(person.player_id.partition(":")[2])
+        if user in self.delivery.reachable:
+            return True
+        sent = await self.delivery.outbox.send(user, Content(_escape(t.gettext(
+            "You are at the table in {group}. Your cards will come here.",
+            group=user_text(message.chat.title or "")))), silent=True)
+        if sent.outcome.ok:
+            self.delivery.reachable.add(user)
+            return True
+        if sent.outcome is Outcome.BLOCKED:
+            self.delivery.unreachable.add(user)
+        return False
+
