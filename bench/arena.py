@@ -1,6 +1,6 @@
 """The standard comparisons of the computer players, with their targets.
 
-    python bench/arena.py                 # 400 matches each, as in bench/README.md
+    python bench/arena.py --workers 2     # 400 matches each, as in bench/README.md
     python bench/arena.py --matches 40    # a quick look
 
 Each comparison is ``python -m core.arena`` with the same settings; see that
@@ -22,6 +22,7 @@ COMPARISONS: list[tuple[str, str, int, float | None, float | None]] = [
     ("strong", "beginner", 2, 0.75, None),
     ("expert", "strong", 2, 0.65, 150.0),
     ("expert", "strong", 4, None, 150.0),
+    ("strong", "beginner", 4, None, None),
 ]
 
 
