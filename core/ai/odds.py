@@ -1,7 +1,7 @@
 """What a floor offers, and the odds that a hand holds what takes it.
 
 ``floor_options`` lists, for each kind of card, the captures it has on a
-floor as (points, cards) pairs; it is cached on the set of floor cards, since
+floor as (points, cards) pairs, packed; it is cached on the set of floor cards, since
 their order changes which positions are taken but never what a capture is
 worth. ``reply`` weighs those captures over a hand drawn from the cards a
 seat cannot see: the hypergeometric odds say how likely the hand holds one of
@@ -48,6 +48,7 @@ def pack(captures: set[tuple[int, int]]) -> Captures:
     for points, cards in sorted(captures):
         packed = packed << 12 | points << 6 | cards
     return packed
+
 
 _OPTIONS: dict[int, Options] = {}
 _OPTIONS_LIMIT = 1 << 15  # about 10 MB
