@@ -89,6 +89,11 @@ class Card:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
 
+    def __hash__(self) -> int:
+        # By deck position, so sets of cards iterate in the same order in
+        # every process (identity hashes would differ from run to run).
+        return self.index
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self.code,))
 
