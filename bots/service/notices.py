@@ -20,8 +20,65 @@ from typing import Literal, Protocol
 from .views import HandView, LobbyEnd, LobbyView, MatchResultView, RoundResultView, TableView
 
 
+class _AboutALobby:
+    """Where a lobby notice goes: the lobby's chat, for everyone."""
+
+    __slots__ = ()
+    lobby: LobbyView
+
+    @property
+    def chat_id(self) -> str:
+        return self.lobby.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.lobby.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
+class _AboutAHand:
+    """Where a hand notice goes: to the hand's player only."""
+
+    __slots__ = ()
+    hand: HandView
+
+    @property
+    def chat_id(self) -> str:
+        return self.hand.table.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.hand.table_id
+
+    @property
+    def player_id(self) -> str:
+        return self.hand.player_id
+
+
+class _AboutAResult:
+    """Where a result goes: the table's chat, for everyone."""
+
+    __slots__ = ()
+    result: RoundResultView | MatchResultView
+
+    @property
+    def chat_id(self) -> str:
+        return self.result.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.result.table_id
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
-class LobbyUpdated:
+class LobbyUpdated(_AboutALobby):
     """Show or edit the lobby message in the chat."""
 
     lobby: LobbyView
@@ -29,21 +86,9 @@ class LobbyUpdated:
     kind: Literal["lobby_updated"] = "lobby_updated"
     public = True
 
-    @property
-    def chat_id(self) -> str:
-        return self.lobby.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.lobby.table_id
-
-    @property
-    def player_id(self) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class LobbyClosed:
+class LobbyClosed(_AboutALobby):
     """The lobby message is done: the match ``started``, or it was ``cancelled`` or ``expired``."""
 
     lobby: LobbyView
@@ -51,18 +96,6 @@ class LobbyClosed:
     lang: str
     kind: Literal["lobby_closed"] = "lobby_closed"
     public = True
-
-    @property
-    def chat_id(self) -> str:
-        return self.lobby.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.lobby.table_id
-
-    @property
-    def player_id(self) -> None:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +121,7 @@ class TableUpdated:
 
 
 @dataclass(frozen=True, slots=True)
-class HandUpdated:
+class HandUpdated(_AboutAHand):
     """Show or edit ``player_id``'s private hand message. Private."""
 
     hand: HandView
@@ -96,21 +129,9 @@ class HandUpdated:
     kind: Literal["hand_updated"] = "hand_updated"
     public = False
 
-    @property
-    def chat_id(self) -> str:
-        return self.hand.table.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.hand.table_id
-
-    @property
-    def player_id(self) -> str:
-        return self.hand.player_id
-
 
 @dataclass(frozen=True, slots=True)
-class YourTurn:
+class YourTurn(_AboutAHand):
     """It is now ``player_id``'s turn: notify them (an edit alone may not). Private.
 
     Sent after the ``HandUpdated`` of the same action; ``hand`` is that hand.
@@ -121,21 +142,9 @@ class YourTurn:
     kind: Literal["your_turn"] = "your_turn"
     public = False
 
-    @property
-    def chat_id(self) -> str:
-        return self.hand.table.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.hand.table_id
-
-    @property
-    def player_id(self) -> str:
-        return self.hand.player_id
-
 
 @dataclass(frozen=True, slots=True)
-class ClockWarning:
+class ClockWarning(_AboutAHand):
     """``seconds_left`` remain on ``player_id``'s turn clock. Private (it may also be said in the chat)."""
 
     hand: HandView
@@ -144,21 +153,9 @@ class ClockWarning:
     kind: Literal["clock_warning"] = "clock_warning"
     public = False
 
-    @property
-    def chat_id(self) -> str:
-        return self.hand.table.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.hand.table_id
-
-    @property
-    def player_id(self) -> str:
-        return self.hand.player_id
-
 
 @dataclass(frozen=True, slots=True)
-class RoundEnded:
+class RoundEnded(_AboutAResult):
     """A round is scored: post it as its own message with the points breakdown."""
 
     result: RoundResultView
@@ -166,39 +163,15 @@ class RoundEnded:
     kind: Literal["round_ended"] = "round_ended"
     public = True
 
-    @property
-    def chat_id(self) -> str:
-        return self.result.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.result.table_id
-
-    @property
-    def player_id(self) -> None:
-        return None
-
 
 @dataclass(frozen=True, slots=True)
-class MatchEnded:
+class MatchEnded(_AboutAResult):
     """The match is over (target, resignation, timeout or expiry): post the result."""
 
     result: MatchResultView
     lang: str
     kind: Literal["match_ended"] = "match_ended"
     public = True
-
-    @property
-    def chat_id(self) -> str:
-        return self.result.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.result.table_id
-
-    @property
-    def player_id(self) -> None:
-        return None
 
 
 Notice = (

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from conftest import BotFactory
 from dc_world import (
     Players,
     PublicScan,
@@ -18,6 +19,11 @@ from dc_world import (
     table_message,
     text_of,
 )
+
+from bots.discord.bot import BasraBot
+
+# The conftest fixture make_bot builds a bot on a given database.
+BotFactory = Callable[..., BasraBot]
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
