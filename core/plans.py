@@ -13,6 +13,8 @@ floor cards, so a floor of twenty number cards still answers quickly:
 
 Cards of one rank are interchangeable except 2C and 10D, so 2C is a kind of
 its own (a 10D is never in a group: a lone 10 is a same-rank capture).
+A 7D lying on the floor is a plain 7 here, interchangeable with the other
+7s: only when played does it sweep.
 
 >>> from core.cards import Card
 >>> floor = [Card.parse(c) for c in "4S 6H 10C 3D".split()]
