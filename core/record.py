@@ -81,8 +81,8 @@ def fold_events(events: Iterable[ev.Event | dict[str, Any]]) -> Match:
         match = Match.new(start.players, rules, decks=decks, dealer=start.dealer)
     except BasraError as exc:
         raise RecordError(str(exc)) from None
-    expected = [_normal(e) for e in match.opening_events()]
-    produced = [_normal(e) for e in items[: len(expected)]]
+    expected = [ev.to_dict(e) for e in match.opening_events()]
+    produced = [ev.to_dict(e) for e in items[: len(expected)]]
     if produced != expected:
         raise RecordError("the opening events do not match the decks")
     position = len(expected)
@@ -94,12 +94,9 @@ def fold_events(events: Iterable[ev.Event | dict[str, Any]]) -> Match:
             out = match.play(event.seat, event.card, event.plan)
         except BasraError as exc:
             raise RecordError(f"event {position + 1}: {exc}") from None
-        stored = [_normal(e) for e in items[position : position + len(out)]]
-        if stored != [_normal(e) for e in out]:
+        stored = [ev.to_dict(e) for e in items[position : position + len(out)]]
+        if stored != [ev.to_dict(e) for e in out]:
             raise RecordError(f"event {position + 1}: stored events differ from the rules' outcome")
         position += len(out)
     return match
 
-
-def _normal(event: ev.Event) -> dict[str, Any]:
-    return ev.to_dict(event)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import getpass
 import re
 import sys
@@ -52,7 +53,7 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
     database = args.database or settings.database
     config = settings.service_config()
     if args.delay is not None:
-        config = type(config)(**{**_fields(config), "computer_delay": args.delay})
+        config = dataclasses.replace(config, computer_delay=args.delay)
     lang = resolve_language(args.lang, settings.language)
     local = _local_name()
     person = Person(player_id("term", local), args.name or local, lang)
@@ -72,10 +73,6 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
         await TerminalSession(service, platform, person, lines, translator(lang)).run(table_id)
         await service.drain()
     return 0
-
-
-def _fields(config: object) -> dict[str, object]:
-    return {name: getattr(config, name) for name in config.__slots__}  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
