@@ -99,4 +99,3 @@ def fold_events(events: Iterable[ev.Event | dict[str, Any]]) -> Match:
             raise RecordError(f"event {position + 1}: stored events differ from the rules' outcome")
         position += len(out)
     return match
-
