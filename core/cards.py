@@ -25,7 +25,9 @@ class Card:
     """One playing card; there are exactly 52 instances, shared by everyone.
 
     Equality is identity, which keeps comparisons and hashing cheap for the
-    computer players' searches.
+    computer players' searches. Cards have no ordering of their own (sort
+    them by ``index``): any comparison method written in Python would send
+    every ``==``, ``in`` and ``list.remove`` on cards through Python code.
     """
 
     __slots__ = (
@@ -136,9 +138,6 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
-
-    def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
 
 
 def _build() -> None:
