@@ -5,11 +5,16 @@ floor cards, so a floor of twenty number cards still answers quickly:
 
 1. a remainder is what a plan leaves of the number cards that could join a
    sum; a plan is maximal exactly when its remainder has no group adding up
-   to the card's value, so the remainders are enumerated kind by kind,
-   pruning as soon as the value becomes reachable;
+   to the card's value. Such remainders are few (5,175 for a 10 over a
+   whole deck), so they are listed once per value when the module loads,
+   filed by their total modulo the value; a floor keeps those within its
+   own counts whose total leaves a multiple of the value to take. A small
+   floor lists its own instead, kind by kind, pruning as soon as the value
+   becomes reachable;
 2. what is taken (everything but the remainder) must split into disjoint
-   groups that each add up to the value; that is checked on count vectors,
-   always placing first the highest kind left, whose groups are fewest.
+   groups that each add up to the value; that is checked on count vectors
+   (a 2C counting as a 2), always placing first the highest kind left,
+   whose groups are fewest.
 
 Cards of one rank are interchangeable except 2C and 10D, so 2C is a kind of
 its own (a 10D is never in a group: a lone 10 is a same-rank capture).
@@ -27,7 +32,7 @@ A 7D lying on the floor is a plain 7 here, interchangeable with the other
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -176,27 +181,31 @@ def plan_positions(value: int, layout: tuple[int, ...]) -> tuple[tuple[int, ...]
     (always taken) and -2 for a card that cannot join a sum for this value.
     """
     same: list[int] = []
-    candidates: list[tuple[int, int]] = []
+    where: dict[int, list[int]] = {}
     packed_counts = 0
     total = 0
     for i, field in enumerate(layout):
         if field == -1:
             same.append(i)
         elif field >= 0:
-            candidates.append((i, 4 * field))
             packed_counts += 1 << (4 * field)
             total += _FIELD_VALUE[field]
+            if field in where:
+                where[field].append(i)
+            else:
+                where[field] = [i]
     if total < value:
         # Nothing can add up to the value: the same-rank cards are the only plan.
         return (tuple(same),) if same else ()
+    present = [(4 * field, at) for field, at in where.items()]
     plans = []
     for taking in _takings(value, packed_counts):
         # Of interchangeable cards, a plan takes the first on the floor.
         positions = list(same)
-        for i, shift in candidates:
-            if (taking >> shift) & 15:
-                taking -= 1 << shift
-                positions.append(i)
+        for shift, at in present:
+            count = (taking >> shift) & 15
+            if count:
+                positions += at[:count]
         if positions:
             positions.sort()
             plans.append(tuple(positions))
@@ -210,30 +219,47 @@ def _plan_order(positions: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
 
 @lru_cache(maxsize=1 << 15)
 def _takings(value: int, packed_counts: int) -> tuple[int, ...]:
-    """``_maximal_takings`` cached on the counts alone, which repeat far more
-    often than whole floors do."""
-    counts = [(packed_counts >> (4 * f)) & 15 for f in range(_FIELDS)]
-    return tuple(_maximal_takings(value, counts))
-
-
-def _maximal_takings(value: int, counts: list[int]) -> list[int]:
     """Packed count vectors that split into groups adding up to ``value`` and
-    leave no such group among the cards they do not take."""
-    present = [f for f in range(_FIELDS) if counts[f]]
-    packed_counts = sum(counts[f] << (4 * f) for f in present)
-    if not present:
-        return [0]
-    groups = _GROUPS[value]
-    total = sum(counts[f] * _FIELD_VALUE[f] for f in present)
-    goal_bit = 1 << value
-    full = (1 << (value + 1)) - 1
-    split_memo: dict[int, bool] = {}
+    leave no such group among the cards they do not take.
+
+    Cached on the counts alone, which repeat far more often than whole floors do.
+    """
+    total = 0
+    bound = 1  # how many remainders this floor allows at most
+    for f in range(_FIELDS):
+        count = (packed_counts >> (4 * f)) & 15
+        if count:
+            total += count * _FIELD_VALUE[f]
+            bound *= count + 1
+    if total <= value:
+        # Every card here is worth less than the value: all of them make one
+        # group, or nothing can be taken.
+        return (packed_counts,) if total == value else (0,)
+    wanted = total % value
+    table = _REMAINDERS[value][wanted]
+    if bound < len(table) or (_CAPS_GUARDED - packed_counts) & _GUARD != _GUARD:
+        # Search this floor's own remainders: fewer than the deck-wide table
+        # holds (or more cards of a kind than a deck holds: not a real floor).
+        lefts = [packed for packed, left in _value_free(value, packed_counts) if left % value == wanted]
+        table = tuple(lefts)
+    guarded = packed_counts | _GUARD
+    # A plan leaves a remainder with no group adding up to the value (else it
+    # would take that group too) and takes a multiple of the value.
+    fitting = [packed_counts - left for left in table if (guarded - left) & _GUARD == _GUARD]
+    if total < 2 * value:
+        return tuple(fitting)  # what is taken adds up to the value: one group, or nothing
+    splits = _splitter(value)
+    return tuple(taking for taking in fitting if splits(taking))
+
+
+def _splitter(value: int) -> Callable[[int], bool]:
+    """Whether a packed count vector can be cut into disjoint groups that each
+    add up to the value; remembers its answers for one search."""
+    groups = _MERGED_GROUPS[value]
+    memo: dict[int, bool] = {0: True}
 
     def splits(taken: int) -> bool:
-        """Can ``taken`` be cut into disjoint groups that each add up to the value?"""
-        if not taken:
-            return True
-        known = split_memo.get(taken)
+        known = memo.get(taken)
         if known is not None:
             return known
         guarded = taken | _GUARD
@@ -243,58 +269,64 @@ def _maximal_takings(value: int, counts: list[int]) -> list[int]:
             if rest & _GUARD == _GUARD and splits(rest ^ _GUARD):
                 answer = True
                 break
-        split_memo[taken] = answer
+        memo[taken] = answer
         return answer
 
-    # Walk the kinds in order, keeping what a plan may leave of the kinds seen
-    # so far, filed by the state that matters for the rest: the reachable sums
-    # that later kinds could still bring up to the value, and the left total
-    # modulo the value. Branches with one state share one list.
-    m = len(present)
-    relevant = [0] * (m + 1)
-    suffix_sums = 1
-    for k in range(m, -1, -1):
-        if k < m:
-            for _ in range(counts[present[k]]):
-                suffix_sums |= (suffix_sums << _FIELD_VALUE[present[k]]) & full
-        relevant[k] = sum(1 << (value - x) for x in range(value + 1) if suffix_sums >> x & 1)
-    # residues[k]: the totals, modulo the value, that the kinds from present[k]
-    # on could still leave; a branch that cannot end on the wanted total is cut.
-    wanted = total % value
-    residues = [1] * (m + 1)
-    for k in range(m - 1, -1, -1):
-        step = _FIELD_VALUE[present[k]]
-        reachable_residues = 0
-        for r in range(counts[present[k]] + 1):
-            shift_by = (r * step) % value
-            later = residues[k + 1]
-            reachable_residues |= ((later << shift_by) | (later >> (value - shift_by))) & ((1 << value) - 1)
-        residues[k] = reachable_residues
-    states: dict[tuple[int, int], list[int]] = {(1, 0): [0]}
-    for k, f in enumerate(present):
+    def merged_splits(taken: int) -> bool:
+        # For sums a 2C is a 2 like any other: fold its field into the 2s.
+        two_clubs = taken & _TWO_CLUBS_FIELD
+        return splits(taken + (two_clubs >> 4) - two_clubs if two_clubs else taken)
+
+    return merged_splits
+
+
+def _value_free(value: int, packed_counts: int) -> list[tuple[int, int]]:
+    """Every packed vector within ``packed_counts`` with no group of cards
+    adding up to ``value`` (the remainders a maximal plan may leave), each
+    with its total."""
+    goal = 1 << value
+    full = (goal << 1) - 1
+    # (reachable, packed, total): bit s of ``reachable`` is set when some of
+    # the cards chosen so far add up to s.
+    found = [(1, 0, 0)]
+    for f in range(_FIELDS):
         v = _FIELD_VALUE[f]
-        keep = relevant[k + 1]
-        later = residues[k + 1]
+        count = (packed_counts >> (4 * f)) & 15
+        if not count or v >= value:
+            continue
         shift = 4 * f
-        following: dict[tuple[int, int], list[int]] = {}
-        for (reachable, residue), lefts in states.items():
-            for r in range(counts[f] + 1):
-                if r:
-                    reachable |= (reachable << v) & full
-                    if reachable & goal_bit:
-                        break
-                left_total = (residue + r * v) % value
-                if not later >> ((wanted - left_total) % value) & 1:
-                    continue
-                key = (reachable & keep, left_total)
-                bucket = following.get(key)
-                if bucket is None:
-                    bucket = following[key] = []
-                if r:
-                    add = r << shift
-                    bucket.extend([left + add for left in lefts])
-                else:
-                    bucket.extend(lefts)
-        states = following
-    candidates = [left for (_, residue), lefts in states.items() if residue == wanted for left in lefts]
-    return [packed_counts - left for left in candidates if splits(packed_counts - left)]
+        grown = []
+        for reachable, packed, total in found:
+            grown.append((reachable, packed, total))
+            for r in range(1, count + 1):
+                reachable |= (reachable << v) & full
+                if reachable & goal:
+                    break
+                grown.append((reachable, packed + (r << shift), total + r * v))
+        found = grown
+    return [(packed, total) for _, packed, total in found]
+
+
+# The most of each kind a deck holds: four of a rank, three 2s besides the 2C.
+_CAPS = sum((1 if f == 2 else 3 if f == 1 else 4) << (4 * f) for f in range(_FIELDS))
+_CAPS_GUARDED = _CAPS | _GUARD
+_TWO_CLUBS_FIELD = 15 << 8
+
+
+def _remainders_by_residue(value: int) -> tuple[tuple[int, ...], ...]:
+    by_residue: list[list[int]] = [[] for _ in range(value)]
+    for packed, total in _value_free(value, _CAPS):
+        by_residue[total % value].append(packed)
+    return tuple(map(tuple, by_residue))
+
+
+# _REMAINDERS[value][t]: the remainders a maximal plan for ``value`` may leave
+# on any floor a deck allows, filed by their total modulo the value (a plan
+# takes a multiple of the value, so only one file fits a given floor).
+# About 10,000 small integers in all, built once.
+_REMAINDERS = tuple(_remainders_by_residue(value) if value else () for value in range(11))
+# Groups for the split check, where a 2C counts as one more 2.
+_MERGED_GROUPS = {
+    value: [[group for group in groups if not group & _TWO_CLUBS_FIELD] for groups in by_highest]
+    for value, by_highest in _GROUPS.items()
+}
