@@ -23,6 +23,10 @@ from .view import PublicPlay, SeatView
 HAND_SIZE = 4
 FLOOR_SIZE = 4
 
+_new = tuple.__new__
+_CARD_PLAYED = ev.CardPlayed._field_defaults["kind"]
+_CARDS_TAKEN = ev.CardsTaken._field_defaults["kind"]
+
 
 def shuffled_deck(seed: object, round_no: int) -> list[Card]:
     """The deck for a round of a seeded match: the same seed and round, the same deck.
@@ -260,12 +264,14 @@ class Match:
         else:
             raise IllegalPlay(f"illegal play '{played}/{plan}': no such plan (it has {len(options)})")
 
-        # Accepted: from here on nothing raises.
+        # Accepted: from here on nothing raises. The events and the history
+        # are built with tuple.__new__, skipping the named tuples' keyword
+        # handling: this is the path every search and replay runs through.
         hand.remove(played)
         rno = self.round_no
         side = seat & 1
         code = played.code
-        out: list[ev.Event] = [ev.CardPlayed(rno, seat, code, number)]
+        out: list[ev.Event] = [_new(ev.CardPlayed, (rno, seat, code, number, _CARD_PLAYED))]
         # A record names the plan unless it is the default: plan 1, or laying
         # a card that takes nothing. A capturing card laid is written "/0".
         self.plays.append(code if number == 1 or not options else f"{code}/{number}")
@@ -281,17 +287,18 @@ class Match:
                 for i in reversed(positions):
                     del floor[i]
             pile = self._piles[side]
-            pile.extend(taken)
+            pile += taken
             pile.append(played)
             self._last_capture = side
-            out.append(ev.CardsTaken(rno, seat, side, tuple([c.code for c in taken]), False))
+            codes = tuple([c.code for c in taken])
+            out.append(_new(ev.CardsTaken, (rno, seat, side, codes, False, _CARDS_TAKEN)))
             if basra:
                 self._basras[side] += 1
                 out.append(ev.Basra(rno, seat, side, code))
-            self.history.append(PublicPlay(rno, seat, played, taken, basra))
+            self.history.append(_new(PublicPlay, (rno, seat, played, taken, basra)))
         else:
             floor.append(played)
-            self.history.append(PublicPlay(rno, seat, played, (), False))
+            self.history.append(_new(PublicPlay, (rno, seat, played, (), False)))
         self.to_move = (seat + 1) % self.players
         if not hand and not any(self._hands):
             if self._stock:
