@@ -31,11 +31,11 @@ _CARDS_TAKEN = ev.CardsTaken._field_defaults["kind"]
 def shuffled_deck(seed: object, round_no: int) -> list[Card]:
     """The deck for a round of a seeded match: the same seed and round, the same deck.
 
-    Sorting by random keys is a uniform shuffle (ties have probability ~2**-53)
-    and, in Python, several times quicker than ``Random.shuffle``.
+    Sorting by random 64-bit keys is a uniform shuffle (ties have probability
+    below 2**-53) and, in Python, several times quicker than ``Random.shuffle``.
     """
     rng = random.Random(f"basra:{seed}:{round_no}")
-    keys = [rng.random() for _ in range(52)]
+    keys = memoryview(rng.randbytes(8 * 52)).cast("Q")  # 52 random 64-bit keys
     deck = Card.deck()
     return [deck[i] for i in sorted(range(52), key=keys.__getitem__)]
 
@@ -102,6 +102,7 @@ class Match:
     to_move: int | None
     _hands: list[list[Card]]
     _floor: list[Card]
+    _floor_indexes: bytearray  # the floor's card indexes, for the plan search
     _stock: list[Card]  # top card last
     _piles: list[list[Card]]
     _basras: list[int]
@@ -122,6 +123,7 @@ class Match:
         self._stock = deck[::-1]
         self._hands = [[] for _ in range(self.players)]
         self._floor = []
+        self._floor_indexes = bytearray()
         self._piles = [[], []]
         self._basras = [0, 0]
         self._last_capture = None
@@ -157,6 +159,7 @@ class Match:
                     stock.insert(0, self._floor[i])
                     self._floor[i] = stock.pop()
             floor = tuple([c.code for c in self._floor])
+            self._floor_indexes = bytearray([c.index for c in self._floor])
         return ev.Dealt(
             self.round_no,
             self._deal_no,
@@ -250,7 +253,8 @@ class Match:
         if played not in hand:
             raise IllegalPlay(f"illegal play '{played}': not in hand")
         floor = self._floor
-        options = plan_positions_for(played, floor)
+        indexes = self._floor_indexes
+        options = plan_positions_for(played, floor, bytes(indexes))
         if plan is None:
             number = 1 if options else 0
         elif not isinstance(plan, int) or isinstance(plan, bool):
@@ -281,11 +285,13 @@ class Match:
                 taken = tuple(floor)
                 basra = is_basra(played, floor, self.rules)
                 floor.clear()
+                indexes.clear()
             else:
                 taken = tuple(map(floor.__getitem__, positions))
                 basra = False
                 for i in reversed(positions):
                     del floor[i]
+                    del indexes[i]
             pile = self._piles[side]
             pile += taken
             pile.append(played)
@@ -298,6 +304,7 @@ class Match:
             self.history.append(_new(PublicPlay, (rno, seat, played, taken, basra)))
         else:
             floor.append(played)
+            indexes.append(played.index)
             self.history.append(_new(PublicPlay, (rno, seat, played, (), False)))
         self.to_move = (seat + 1) % self.players
         if not hand and not any(self._hands):
@@ -317,6 +324,7 @@ class Match:
             out.append(ev.CardsTaken(rno, -1, side, tuple(c.code for c in self._floor), True))
             self._piles[side].extend(self._floor)
             self._floor = []
+            self._floor_indexes = bytearray()
         summary = score_round(rno, self.dealer, self._piles, self._basras, self.carry, self.rules)
         self.rounds.append(summary)
         self.scores = (self.scores[0] + summary.points[0], self.scores[1] + summary.points[1])

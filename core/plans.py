@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .cards import Card
 from .rules import Rules
@@ -104,13 +104,17 @@ def _all_groups() -> dict[int, list[list[int]]]:
 
 
 _GROUPS = _all_groups()
-# _LAYOUT_CODES[value][card.index]: the card's code in a layout for a number
-# card of that value: -1 same rank, -2 cannot join a sum, else its field.
-_LAYOUT_CODES = tuple(
-    tuple(
-        -1 if c.value == value else _field(c) if 0 < c.value < value else -2
+# A layout gives each floor position a byte, for a number card of one value:
+# the card's field when it can join a sum, SAME for a card of the played
+# rank (always taken), APART for a card that can do neither.
+SAME = 10
+APART = 11
+# _LAYOUT_TABLES[value]: a bytes.translate table from card index to layout byte.
+_LAYOUT_TABLES = tuple(
+    bytes(
+        SAME if c.value == value else _field(c) if 0 < c.value < value else APART
         for c in Card.deck()
-    )
+    ).ljust(256, bytes([APART]))
     for value in range(11)
 )
 
@@ -127,7 +131,7 @@ def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None)
     everything = len(floor)
     return tuple(
         Plan(
-            tuple(floor[i] for i in positions),
+            tuple(map(floor.__getitem__, positions)),
             positions,
             len(positions) == everything and is_basra(card, floor, rules),
         )
@@ -138,19 +142,26 @@ def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None)
 _ALL_POSITIONS = tuple(tuple(range(n)) for n in range(53))
 
 
-def plan_positions_for(card: Card, floor: Sequence[Card]) -> tuple[tuple[int, ...], ...]:
-    """The plans of ``card`` as sorted floor positions, in plan order (no Plan objects)."""
+def plan_positions_for(
+    card: Card, floor: Sequence[Card], indexes: bytes | None = None
+) -> tuple[tuple[int, ...], ...]:
+    """The plans of ``card`` as sorted floor positions, in plan order (no Plan objects).
+
+    ``indexes``, when given, is ``bytes(c.index for c in floor)``, which a
+    caller that keeps it up to date saves building here.
+    """
     if not floor:
         return ()
     if card.is_sweeper:
         return (_ALL_POSITIONS[len(floor)],)
-    rank = card.rank
     if not card.is_number:
-        same = tuple(i for i, c in enumerate(floor) if c.rank == rank)
+        rank = card.rank
+        same = tuple([i for i, c in enumerate(floor) if c.rank == rank])
         return (same,) if same else ()
+    if indexes is None:
+        indexes = bytes([c.index for c in floor])
     value = card.value
-    table = _LAYOUT_CODES[value]
-    return _number_plans(value, tuple([table[c.index] for c in floor]))
+    return _NUMBER_PLANS[value](indexes.translate(_LAYOUT_TABLES[value]))
 
 
 def is_basra(card: Card, floor: Sequence[Card], rules: Rules) -> bool:
@@ -164,36 +175,26 @@ def is_basra(card: Card, floor: Sequence[Card], rules: Rules) -> bool:
     return True
 
 
-@lru_cache(maxsize=1 << 15)
-def _number_plans(value: int, layout: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Plans as sorted position tuples, for a number card of ``value``.
+def plan_positions(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
+    """The uncached search behind ``capture_plans`` for a number card of ``value``.
 
-    ``layout`` gives each floor position's kind, -1 for same-rank cards
-    (always taken). Cached: the computer players ask the same questions often.
-    """
-    return plan_positions(value, layout)
-
-
-def plan_positions(value: int, layout: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The uncached search behind ``capture_plans`` for number cards.
-
-    ``layout`` holds each floor position's field, -1 for a same-rank card
-    (always taken) and -2 for a card that cannot join a sum for this value.
+    ``layout`` holds a byte for each floor position: its field, ``SAME`` or
+    ``APART``.
     """
     same: list[int] = []
     where: dict[int, list[int]] = {}
     packed_counts = 0
     total = 0
     for i, field in enumerate(layout):
-        if field == -1:
-            same.append(i)
-        elif field >= 0:
+        if field < SAME:
             packed_counts += 1 << (4 * field)
             total += _FIELD_VALUE[field]
             if field in where:
                 where[field].append(i)
             else:
                 where[field] = [i]
+        elif field == SAME:
+            same.append(i)
     if total < value:
         # Nothing can add up to the value: the same-rank cards are the only plan.
         return (tuple(same),) if same else ()
@@ -211,6 +212,18 @@ def plan_positions(value: int, layout: tuple[int, ...]) -> tuple[tuple[int, ...]
             plans.append(tuple(positions))
     plans.sort(key=_plan_order)
     return tuple(plans)
+
+
+# The plans of a number card by value, cached on the layout: the computer
+# players ask the same questions often.
+_NUMBER_PLANS = tuple(lru_cache(maxsize=1 << 13)(partial(plan_positions, value)) for value in range(11))
+
+
+def clear_caches() -> None:
+    """Forget every cached answer (for timing the search cold)."""
+    for cached in _NUMBER_PLANS:
+        cached.cache_clear()
+    _takings.cache_clear()
 
 
 def _plan_order(positions: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
@@ -259,23 +272,28 @@ def _splitter(value: int) -> Callable[[int], bool]:
     memo: dict[int, bool] = {0: True}
 
     def splits(taken: int) -> bool:
-        known = memo.get(taken)
-        if known is not None:
-            return known
         guarded = taken | _GUARD
         answer = False
         for group in groups[(taken.bit_length() - 1) >> 2]:
             rest = guarded - group
-            if rest & _GUARD == _GUARD and splits(rest ^ _GUARD):
-                answer = True
-                break
+            if rest & _GUARD == _GUARD:
+                rest ^= _GUARD
+                known = memo.get(rest)
+                if known is None:
+                    known = splits(rest)
+                if known:
+                    answer = True
+                    break
         memo[taken] = answer
         return answer
 
     def merged_splits(taken: int) -> bool:
         # For sums a 2C is a 2 like any other: fold its field into the 2s.
         two_clubs = taken & _TWO_CLUBS_FIELD
-        return splits(taken + (two_clubs >> 4) - two_clubs if two_clubs else taken)
+        if two_clubs:
+            taken += (two_clubs >> 4) - two_clubs
+        known = memo.get(taken)
+        return splits(taken) if known is None else known
 
     return merged_splits
 

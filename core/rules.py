@@ -10,7 +10,7 @@ Variant logic reads these fields; nothing elsewhere asks "which variant is this"
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import BasraError
@@ -61,8 +61,12 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields that differ from the defaults, for compact records."""
-        default = _DEFAULT
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+        changed = {}
+        for name in _FIELD_NAMES:
+            value = getattr(self, name)
+            if value != getattr(_DEFAULT, name):
+                changed[name] = value
+        return changed
 
     @classmethod
     def from_dict(cls, data: object) -> Rules:
@@ -90,6 +94,7 @@ class Rules:
 
 
 _DEFAULT = Rules()
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))
 
 PRESETS: dict[str, Rules] = {
     "default": _DEFAULT,
