@@ -190,7 +190,8 @@ class HandLedger:
     A card label shown in a group, or in a private chat other than its
     holder's, while that card was in a person's hand is a leak, unless the
     same action made it public (the closing picture of a round names its last
-    play, whose cards may already be dealt again for the next round).
+    play and the leftovers on its floor, whose cards may already be dealt
+    again for the next round).
     """
 
     def __init__(self) -> None:
@@ -213,6 +214,8 @@ class HandLedger:
                 if table is not None and table.last_play is not None:
                     play = table.last_play
                     public.update(card_label(c) for c in (play.card, *play.taken))
+                if table is not None and table.round_close is not None:
+                    public.update(card_label(c) for c in table.round_close.leftovers)
             ledger.snapshots.append((time.perf_counter(), dict(ledger._hands), frozenset(public)))
             await original(notices)
 
