@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from typing import Any
 
 from pydantic import ValidationError
 from telegram import Update
@@ -15,6 +16,19 @@ from telegram.error import InvalidToken
 
 from .logs import configure_logging
 from .settings import TelegramSettings, settings_problem
+
+
+def webhook_options(settings: TelegramSettings) -> dict[str, Any]:
+    """How the webhook server listens and what it asks Telegram to send it."""
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    return {
+        "listen": settings.webhook_listen,
+        "port": settings.webhook_port,
+        "url_path": settings.webhook_path(),
+        "webhook_url": settings.webhook_url,
+        "secret_token": secret,
+        "allowed_updates": Update.ALL_TYPES,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,15 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     application, _ = build_application(settings)
     try:
         if settings.webhook_url:
-            secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-            application.run_webhook(
-                listen=settings.webhook_listen,
-                port=settings.webhook_port,
-                url_path=settings.webhook_path(),
-                webhook_url=settings.webhook_url,
-                secret_token=secret,
-                allowed_updates=Update.ALL_TYPES,
-            )
+            application.run_webhook(**webhook_options(settings))
         else:
             application.run_polling(allowed_updates=Update.ALL_TYPES)
     except InvalidToken:
