@@ -109,6 +109,7 @@ _GROUPS = _all_groups()
 # rank (always taken), APART for a card that can do neither.
 SAME = 10
 APART = 11
+_APART_BYTE = bytes([APART])
 # _LAYOUT_TABLES[value]: a bytes.translate table from card index to layout byte.
 _LAYOUT_TABLES = tuple(
     bytes(
@@ -176,25 +177,37 @@ def is_basra(card: Card, floor: Sequence[Card], rules: Rules) -> bool:
 
 
 def plan_positions(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
-    """The uncached search behind ``capture_plans`` for a number card of ``value``.
+    """The search behind ``capture_plans`` for a number card of ``value``.
 
     ``layout`` holds a byte for each floor position: its field, ``SAME`` or
-    ``APART``.
+    ``APART``. Cards apart change nothing but the positions, so the plans
+    come from the layout without them (cached, and shared by many floors)
+    and are moved back to the floor's positions.
     """
+    relevant = layout.translate(None, _APART_BYTE)
+    plans = _RELEVANT_PLANS[value](relevant)
+    if len(relevant) == len(layout) or not plans:
+        return plans
+    where = [i for i, code in enumerate(layout) if code != APART]
+    return tuple([tuple([where[i] for i in positions]) for positions in plans])
+
+
+def _relevant_plans(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
+    """Plans on a layout of cards that are all of the played rank or can join a sum."""
     same: list[int] = []
     where: dict[int, list[int]] = {}
     packed_counts = 0
     total = 0
     for i, field in enumerate(layout):
-        if field < SAME:
+        if field == SAME:
+            same.append(i)
+        else:
             packed_counts += 1 << (4 * field)
             total += _FIELD_VALUE[field]
             if field in where:
                 where[field].append(i)
             else:
                 where[field] = [i]
-        elif field == SAME:
-            same.append(i)
     if total < value:
         # Nothing can add up to the value: the same-rank cards are the only plan.
         return (tuple(same),) if same else ()
@@ -214,14 +227,17 @@ def plan_positions(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
     return tuple(plans)
 
 
-# The plans of a number card by value, cached on the layout: the computer
-# players ask the same questions often.
+# The plans of a number card by value, cached on whole layouts and on
+# layouts without the cards apart: the computer players ask the same
+# questions often, and random floors share their relevant cards far more
+# often than whole layouts.
 _NUMBER_PLANS = tuple(lru_cache(maxsize=1 << 13)(partial(plan_positions, value)) for value in range(11))
+_RELEVANT_PLANS = tuple(lru_cache(maxsize=1 << 13)(partial(_relevant_plans, value)) for value in range(11))
 
 
 def clear_caches() -> None:
     """Forget every cached answer (for timing the search cold)."""
-    for cached in _NUMBER_PLANS:
+    for cached in (*_NUMBER_PLANS, *_RELEVANT_PLANS):
         cached.cache_clear()
     _takings.cache_clear()
 
