@@ -211,15 +211,14 @@ def _relevant_plans(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
     if total < value:
         # Nothing can add up to the value: the same-rank cards are the only plan.
         return (tuple(same),) if same else ()
-    present = [(4 * field, at) for field, at in where.items()]
+    # Of interchangeable cards, a plan takes the first on the floor:
+    # firsts[k] are the positions of the first k cards of a field.
+    present = [(4 * field, [at[:k] for k in range(len(at) + 1)]) for field, at in where.items()]
     plans = []
     for taking in _takings(value, packed_counts):
-        # Of interchangeable cards, a plan takes the first on the floor.
-        positions = list(same)
-        for shift, at in present:
-            count = (taking >> shift) & 15
-            if count:
-                positions += at[:count]
+        positions = same[:]
+        for shift, firsts in present:
+            positions += firsts[(taking >> shift) & 15]
         if positions:
             positions.sort()
             plans.append(tuple(positions))
