@@ -153,6 +153,12 @@ class BadSetting(ServiceError):
     msgid = N_("That setting is not valid.")
 
 
+class NotAdmin(ServiceError):
+    """A group's settings changed by a member who is not one of its admins."""
+
+    msgid = N_("Only the group's admins can change its settings.")
+
+
 class UnknownLevel(ServiceError):
     """A computer level that is not (yet) available."""
 

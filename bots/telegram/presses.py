@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 from telegram import CallbackQuery, Message, Update
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from core import BasraError
@@ -30,12 +30,14 @@ from ..service import (
     BadInput,
     HandView,
     LobbyView,
+    NotAdmin,
     Person,
     ServiceError,
     StaleView,
     TableView,
     chat_id,
     player_id,
+    raw_id,
 )
 from .delivery import content_of
 from .keyboards import StartPayload, deep_link
@@ -192,6 +194,8 @@ class Presses(Replies):
                              chat: str | None, action: Action) -> bool:
         if chat is None or message is None:
             raise BadInput("settings press without a chat")
+        if message.chat.type != ChatType.PRIVATE and not await self._is_admin(message, person):
+            raise NotAdmin()
         arg = action.arg or ""
         if action.verb == "variant":
             current = await self.service.settings(chat)
@@ -210,6 +214,11 @@ class Presses(Replies):
         await self.delivery.outbox.edit(message.chat_id, message.message_id,
                                         content_of(render_settings(view, t)))
         return False
+
+    async def _is_admin(self, message: Message, person: Person) -> bool:
+        """Whether the presser is one of the group's admins (asked of Telegram at each change)."""
+        member = await message.get_bot().get_chat_member(message.chat_id, int(raw_id(person.player_id)))
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
     async def _hint(self, query: CallbackQuery, message: Message | None, person: Person,
                     action: Action) -> bool:

@@ -51,6 +51,37 @@ async def test_settings_buttons_change_the_chat_and_the_next_lobby(
         assert lobby is not None and lobby.rules.target == 100
 
 
+async def test_only_the_groups_admins_change_its_settings(server: FakeTelegram, database: Path) -> None:
+    alice, badr, carla = server.add_user("Alice"), server.add_user("Badr"), server.add_user("Carla")
+    group = server.add_group("Cafe", [alice, badr])  # Alice owns it, Badr is a member
+    server.join(carla, group, "administrator")
+    async with World(server, database) as world:
+        await world.send(badr, group, "/settings")
+        message = server.last_message(group)
+        before = await world.basra.service.settings(f"tg:{group.id}")
+        shown = message.text
+        update = await world.press_verb(badr, message, "variant")
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert
+        assert answer.text == "Only the group's admins can change its settings."
+        assert await world.basra.service.settings(f"tg:{group.id}") == before
+        assert server.last_message(group).text == shown
+        await world.press_verb(carla, message, "variant")
+        assert (await world.basra.service.settings(f"tg:{group.id}")).rules.target == 100
+        await world.press_verb(alice, message, "variant")
+        assert (await world.basra.service.settings(f"tg:{group.id}")).rules.target == 121
+
+
+async def test_in_private_settings_are_the_persons_own(server: FakeTelegram, database: Path) -> None:
+    alice = server.add_user("Alice")
+    chat = server.private_chat(alice)
+    async with World(server, database) as world:
+        await world.send(alice, None, "/settings")
+        await world.press_verb(alice, server.last_message(chat), "variant")
+        assert (await world.basra.service.settings(f"tg:{chat.id}")).rules.target == 100
+    assert not server.calls("getChatMember")
+
+
 async def test_an_arabic_chat_is_answered_in_arabic(server: FakeTelegram, database: Path) -> None:
     alice = server.add_user("Alice", language_code="ar")
     badr = server.add_user("Badr", language_code=None)
