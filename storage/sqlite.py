@@ -120,6 +120,7 @@ _UPSERT_PLAYER: Final = """
 INSERT INTO players (player_id, name, mu, sigma, rating, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+RETURNING *
 """
 
 
@@ -377,17 +378,12 @@ class SqliteStore:
         return await self._read(lambda conn: _fetch_player(conn, player_id))
 
     async def upsert_player(self, player_id: str, name: str) -> PlayerProfile:
-        async def work(conn: aiosqlite.Connection) -> PlayerProfile:
+        def work(db: sqlite3.Connection) -> PlayerProfile:
             now = self._clock()
-            await conn.execute(
-                _UPSERT_PLAYER,
-                (player_id, name, DEFAULT_MU, DEFAULT_SIGMA, DEFAULT_RATING, now, now),
-            )
-            profile = await _fetch_player(conn, player_id)
-            assert profile is not None
-            return profile
+            params = (player_id, name, DEFAULT_MU, DEFAULT_SIGMA, DEFAULT_RATING, now, now)
+            return codec.player_from_row(db.execute(_UPSERT_PLAYER, params).fetchone())
 
-        return await self._write(work)
+        return await self._write_sync(work)
 
     async def set_player_language(self, player_id: str, language: str | None) -> None:
         async def work(conn: aiosqlite.Connection) -> None:

@@ -289,8 +289,8 @@ class TableService(Runner):
             raise UnknownLevel(f"no computer level {level!r}")
 
     async def _seat_person(self, person: Person) -> None:
-        await self._store.upsert_player(person.player_id, person.name)
-        await self._know_player(person.player_id)
+        profile = await self._store.upsert_player(person.player_id, person.name)
+        self._chosen_language[person.player_id] = profile.language
 
     async def practice(
         self, chat_id: str, person: Person, *, players: int = 2, level: str = "beginner"
