@@ -3,6 +3,12 @@
 These run inside a transaction the store has opened, through one hand-off to
 aiosqlite's worker thread per group of writes rather than one per statement:
 a play is a handful of statements, and the hand-offs cost more than SQLite.
+
+Statements are kept few as well. Each one lets go of the GIL while SQLite
+works and has to win it back from the event loop's thread, which is busy
+exactly when the bot is, so a row write is one ``UPDATE ... RETURNING`` whose
+``WHERE`` does the version and revision checks; only a refused write reads
+the row, to say why.
 """
 
 from __future__ import annotations
@@ -19,12 +25,22 @@ T = TypeVar("T")
 
 _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
 SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
-_INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({})".format(
-    ", ".join(codec.TABLE_COLUMNS), ", ".join(f":{c}" for c in codec.TABLE_COLUMNS)
+_RETURNING: Final = f"RETURNING {', '.join(codec.TABLE_COLUMNS)}"
+_INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({}) {}".format(
+    ", ".join(codec.TABLE_COLUMNS), ", ".join(f":{c}" for c in codec.TABLE_COLUMNS), _RETURNING
 )
 _FIXED_COLUMNS: Final = ("table_id", "version", "created_at")
-_UPDATE_TABLE: Final = "UPDATE tables SET {}, version = :new_version WHERE table_id = :table_id".format(
+_SET_ROW: Final = "UPDATE tables SET {}".format(
     ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS)
+)
+_UPDATE_TABLE: Final = f"{_SET_ROW} WHERE table_id = :table_id AND revision = :base_revision {_RETURNING}"
+_APPEND_TABLE: Final = (
+    f"{_SET_ROW}, version = :new_version WHERE table_id = :table_id AND revision = :base_revision"
+    f" AND version = :expected_version {_RETURNING}"
+)
+_APPEND_ONLY: Final = (
+    "UPDATE tables SET version = :new_version, revision = revision + 1, updated_at = :updated_at"
+    f" WHERE table_id = :table_id AND version = :expected_version {_RETURNING}"
 )
 _INSERT_EVENT: Final = "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"
 
@@ -53,8 +69,9 @@ def check_chat_free(db: sqlite3.Connection, table: TableRecord) -> None:
 def guarded(statement: Callable[[], T]) -> T:
     """Run a write, turning the schema's refusals into the store's errors.
 
-    The checks before each write make these rare; they still guard any writer
-    that skipped them, because the database has the last word.
+    A new table is checked first, for a clear message; a row write leaves the
+    one-open-table-per-chat rule to the schema's unique index, since the
+    service never reopens a table. The database has the last word either way.
     """
     try:
         return statement()
@@ -74,30 +91,33 @@ def insert_table(db: sqlite3.Connection, table: TableRecord, now: float) -> Tabl
         check_chat_free(db, table)
     params = codec.table_params(table)
     params.update(revision=0, updated_at=now)
-    guarded(lambda: db.execute(_INSERT_TABLE, params))
-    return must_fetch_table(db, table.table_id)
+    return codec.table_from_row(guarded(lambda: db.execute(_INSERT_TABLE, params).fetchone()))
 
 
-def write_table(
-    db: sqlite3.Connection, stored: TableRecord, table: TableRecord, new_version: int, now: float
-) -> None:
-    """Write every field of ``table`` if it was based on the stored revision."""
-    if table.revision != stored.revision:
-        raise VersionConflict(
-            f"table {table.table_id!r} changed since it was read "
-            f"(revision {table.revision}, stored {stored.revision})"
-        )
-    if table.is_open:
-        check_chat_free(db, table)
+def _row_params(table: TableRecord, now: float) -> dict[str, Any]:
     params = codec.table_params(table)
-    params.update(revision=stored.revision + 1, updated_at=now, new_version=new_version)
-    guarded(lambda: db.execute(_UPDATE_TABLE, params))
+    params.update(revision=table.revision + 1, base_revision=table.revision, updated_at=now)
+    return params
+
+
+def _written(db: sqlite3.Connection, statement: str, params: dict[str, Any], table_id: str,
+             expected_version: int | None = None, revision: int | None = None) -> TableRecord:
+    """Run one checked row write; if its ``WHERE`` matched nothing, say why."""
+    row = guarded(lambda: db.execute(statement, params).fetchone())
+    if row is not None:
+        return codec.table_from_row(row)
+    stored = must_fetch_table(db, table_id)
+    if expected_version is not None and stored.version != expected_version:
+        raise VersionConflict(f"table {table_id!r} is at version {stored.version}, not {expected_version}")
+    raise VersionConflict(
+        f"table {table_id!r} changed since it was read (revision {revision}, stored {stored.revision})"
+    )
 
 
 def update_table(db: sqlite3.Connection, table: TableRecord, now: float) -> TableRecord:
-    stored = must_fetch_table(db, table.table_id)
-    write_table(db, stored, table, stored.version, now)
-    return must_fetch_table(db, table.table_id)
+    """Write every field of ``table`` but its version, if it was based on the stored revision."""
+    params = _row_params(table, now)
+    return _written(db, _UPDATE_TABLE, params, table.table_id, revision=table.revision)
 
 
 def append_events(
@@ -109,20 +129,18 @@ def append_events(
     now: float,
 ) -> TableRecord:
     """Insert events ``expected_version + 1 ...`` and move the row, or refuse with VersionConflict."""
-    stored = must_fetch_table(db, table_id)
-    if stored.version != expected_version:
-        raise VersionConflict(f"table {table_id!r} is at version {stored.version}, not {expected_version}")
+    new_version = expected_version + len(encoded)
+    if table is not None:
+        params = _row_params(table, now)
+        params.update(new_version=new_version, expected_version=expected_version)
+        stored = _written(db, _APPEND_TABLE, params, table_id, expected_version, table.revision)
+    else:
+        params = {"table_id": table_id, "new_version": new_version, "expected_version": expected_version,
+                  "updated_at": now}
+        stored = _written(db, _APPEND_ONLY, params, table_id, expected_version)
     rows: list[tuple[Any, ...]] = [
         (table_id, expected_version + offset, kind, data, now)
         for offset, (kind, data) in enumerate(encoded, start=1)
     ]
     guarded(lambda: db.executemany(_INSERT_EVENT, rows))
-    new_version = expected_version + len(rows)
-    if table is not None:
-        write_table(db, stored, table, new_version, now)
-    else:
-        db.execute(
-            "UPDATE tables SET version = ?, revision = revision + 1, updated_at = ? WHERE table_id = ?",
-            (new_version, now, table_id),
-        )
-    return must_fetch_table(db, table_id)
+    return stored
