@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from .ai import LEVELS, player
 from .match import Match
-from .rules import Rules
+from .rules import PRESETS, Rules
 
 
 @dataclass
@@ -186,11 +186,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument("--seed", default="1", help="seed of the decks and the players")
     parser.add_argument("--target", type=int, default=None, help="points that win a match (default 121)")
+    parser.add_argument("--rules", default="default", choices=sorted(PRESETS),
+                        help="a variant of RULES.md section 8 (default: the standard rules)")
     parser.add_argument("--workers", type=int, default=1, help="processes to play in (one core each)")
     args = parser.parse_args(argv)
     if args.matches < 1:
         parser.error("--matches must be 1 or more")
-    rules = Rules(target=args.target) if args.target else Rules()
+    rules = Rules.preset(args.rules)
+    if args.target:
+        rules = rules.with_changes(target=args.target)
     report = run(args.a, args.b, args.matches, args.players, args.seed, rules, max(1, args.workers))
     print("\n".join(report.lines()))
     return 0

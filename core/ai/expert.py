@@ -21,13 +21,16 @@ from .strong import ranked
 # the end of the deal, so it gets fewer: both decide in well under 150 ms at
 # the 99th percentile on a small 2-core machine (see bench/README.md).
 DEFAULT_SIMULATIONS = {2: 200, 4: 80}
+# Under optional capture every capturing card may also be laid, so each
+# playout weighs about twice the moves: fewer simulations keep the same pace.
+OPTIONAL_CAPTURE_SIMULATIONS = {2: 120, 4: 50}
 DEFAULT_CANDIDATES = 6
 
 
 class Expert(Player):
     """``simulations``: playouts per decision, shared among the candidates (the
     strong player's best ``candidates`` plays); None for the default of the
-    match's size."""
+    match's size and rules."""
 
     level = "expert"
 
@@ -47,7 +50,9 @@ class Expert(Player):
         n = len(shortlist)
         totals = [0.0] * n
         sampler = Sampler(view)
-        budget = self.simulations or DEFAULT_SIMULATIONS[view.players]
+        budget = self.simulations or (
+            OPTIONAL_CAPTURE_SIMULATIONS if view.rules.optional_capture else DEFAULT_SIMULATIONS
+        )[view.players]
         for _ in range(max(1, budget // n)):
             world = sampler.world(self.rng)
             for i in range(n):
