@@ -224,6 +224,8 @@ class BotApiMethods:
     def _edit(self, message: FakeMessage, version: MessageVersion) -> JSONDict:
         if version.same_content(message.current):
             raise bad_request(NOT_MODIFIED)
+        if not self.world.history:
+            del message.versions[1:]  # the first version still dates the message
         message.versions.append(version)
         return message.to_api()
 

@@ -45,6 +45,9 @@ class TelegramWorld:
         self.callback_queries: dict[str, CallbackQueryRecord] = {}
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.webhook_url = ""
+        #: Keep every call's parameters and answer, every update's payload and every earlier
+        #: version of each message, for tests to read back (see ``FakeTelegram``).
+        self.history = True
         self.pending_updates: list[JSONDict] = []
         self.updates: dict[int, IncomingUpdate] = {}
         self._user_ids = itertools.count(1001)
