@@ -94,6 +94,10 @@ class _ManualTimer:
 class ManualClock:
     """A clock for tests: time moves only through ``advance`` / ``run_due``.
 
+    Cancelled callbacks are dropped once they make up most of the queue, as
+    asyncio's loop drops its cancelled timers, so a long run that never moves
+    time (a benchmark) does not keep every timer it ever set.
+
     >>> clock = ManualClock(start=1000.0)
     >>> clock.now()
     1000.0
@@ -103,11 +107,16 @@ class ManualClock:
         self._now = start
         self._queue: list[tuple[float, int, _ManualTimer, Action]] = []
         self._order = itertools.count()
+        self._kept = 0  # the queue's length when cancelled callbacks were last dropped
 
     def now(self) -> float:
         return self._now
 
     def call_at(self, when: float, action: Action) -> Timer:
+        if len(self._queue) > 2 * self._kept + 100:
+            self._queue = [entry for entry in self._queue if not entry[2].cancelled]
+            heapq.heapify(self._queue)
+            self._kept = len(self._queue)
         timer = _ManualTimer()
         heapq.heappush(self._queue, (when, next(self._order), timer, action))
         return timer
