@@ -95,6 +95,10 @@ class Store(Protocol):
 
     async def put_chat_settings(self, settings: ChatSettings) -> None: ...
 
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
+        """A chat got a new id: its settings (unless the new id has some), results and
+        finished tables follow. Open tables are moved by whoever keeps them."""
+
     async def get_player(self, player_id: str) -> PlayerProfile | None: ...
 
     async def upsert_player(self, player_id: str, name: str) -> PlayerProfile:

@@ -109,6 +109,13 @@ def _run_batch(db: sqlite3.Connection, *, batch: list[_Pending], path: str) -> l
 
 _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
+# A chat's new id takes over its settings (unless it has its own), its
+# results and its closed tables; an open table moves with its own row write.
+_MOVE_CHAT: Final = (
+    "UPDATE OR IGNORE chat_settings SET chat_id = :new WHERE chat_id = :old",
+    "UPDATE results SET chat_id = :new WHERE chat_id = :old",
+    "UPDATE tables SET chat_id = :new WHERE chat_id = :old AND status NOT IN ('lobby', 'running')",
+)
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
 VALUES (:chat_id, :language, :rules, :turn_seconds, :ai_delay_ms, :updated_at)
@@ -371,6 +378,15 @@ class SqliteStore:
 
         async def work(conn: aiosqlite.Connection) -> None:
             await conn.execute(_PUT_SETTINGS, {**params, "updated_at": self._clock()})
+
+        await self._write(work)
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
+        ids = {"old": old_chat_id, "new": new_chat_id}
+
+        async def work(conn: aiosqlite.Connection) -> None:
+            for statement in _MOVE_CHAT:
+                await conn.execute(statement, ids)
 
         await self._write(work)
 

@@ -51,7 +51,7 @@ from .errors import (
 )
 from .ids import Person, new_table_id, platform_of
 from .live import LiveTable, capacity, header, people, seat_of
-from .notices import LobbyClosed, LobbyUpdated, Notice
+from .notices import LobbyClosed, LobbyUpdated, Notice, TableUpdated
 from .results import display_rating
 from .runner import Decision, Runner
 from .views import (
@@ -625,6 +625,39 @@ class TableService(Runner):
             variants=variants,
             turn_seconds=settings.turn_seconds if settings else self._config.turn_seconds,
         )
+
+    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
+        """The chat now has another id (a Telegram group upgraded to a supergroup):
+        its open table, settings, results and history follow it, and the table
+        is drawn again in the chat under its new id. Moving twice, or a chat
+        with nothing to move, changes nothing."""
+        if platform_of(old_chat_id) != platform_of(new_chat_id):
+            raise BadInput(f"cannot move {old_chat_id!r} to another platform")
+        if old_chat_id == new_chat_id:
+            return
+        await self._store.move_chat(old_chat_id, new_chat_id)
+        settings = self._chat_settings.pop(old_chat_id, None)
+        if settings is not None and self._chat_settings.get(new_chat_id) is None:
+            self._chat_settings[new_chat_id] = settings.model_copy(update={"chat_id": new_chat_id})
+        table_id = self._by_chat.get(old_chat_id)
+        live = self._tables.get(table_id) if table_id else None
+        if live is None:
+            return
+        if new_chat_id in self._by_chat:
+            raise TableExists(f"{new_chat_id!r} already has a table")
+
+        async def decide() -> Decision[None]:
+            if live.record.chat_id != old_chat_id or not live.record.is_open:
+                return None, []
+            await self._save(live, lambda r: r.model_copy(update={"chat_id": new_chat_id}))
+            self._by_chat.pop(old_chat_id, None)
+            self._by_chat[new_chat_id] = live.table_id
+            public = self._public_language(new_chat_id)
+            if live.record.status == "lobby":
+                return None, [LobbyUpdated(self._lobby_view(live), public)]
+            return None, [TableUpdated(self._table_view(live), public)]  # the hands stay where they are
+
+        await self._run(live, decide)
 
     async def settings(self, chat_id: str) -> SettingsView:
         """The chat's variants, clock and language."""

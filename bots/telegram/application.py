@@ -22,6 +22,7 @@ from telegram.ext import (
     ApplicationBuilder,
     CallbackQueryHandler,
     CommandHandler,
+    MessageHandler,
     filters,
 )
 
@@ -120,6 +121,7 @@ class BasraTelegram:
         for name, work in commands.items():
             app.add_handler(CommandHandler(name, h.command(work), filters=~filters.UpdateType.EDITED))
         app.add_handler(CallbackQueryHandler(h.press))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated))
         app.add_error_handler(on_error)
 
     async def start(self) -> None:

@@ -68,6 +68,23 @@ class Handlers(Presses):
 
         return handler
 
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup with a new id: its table, settings and
+        history move there. Telegram says so in both chats; the second says nothing new."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            old, new = message.chat_id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id:
+            old, new = message.migrate_from_chat_id, message.chat_id
+        else:
+            return
+        try:
+            await self.service.move_chat(chat_id("tg", old), chat_id("tg", new))
+        except ServiceError as error:
+            log.warning("could not move a chat's table to its supergroup: %s", type(error).__name__)
+
     def _public_error(self, error: ServiceError, t: Translator, message: Message) -> Rendered:
         """A refusal for a chat: a fresh hand is never shown outside its owner's private chat."""
         if isinstance(error.fresh, HandView) and message.chat.type != ChatType.PRIVATE:

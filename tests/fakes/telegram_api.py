@@ -294,6 +294,21 @@ class FakeTelegram(TelegramRecords):
         username = self.bot_user.username or ""
         return command.startswith("/") and addressee.lower() in ("", username.lower())
 
+    def group_upgrades(self, group: FakeChat, by: FakeUser) -> tuple[FakeChat, list[Update]]:
+        """``by`` upgrades a basic group to a supergroup: the new chat, and the two
+        service messages Telegram then delivers (one in each chat, naming the other)."""
+        upgraded = self.upgrade_to_supergroup(group)
+        date = int(time.time())
+        notes = [
+            {"message_id": group.next_message_id, "date": date, "chat": group.to_api(),
+             "from": by.to_api(), "migrate_to_chat_id": upgraded.id},
+            {"message_id": upgraded.next_message_id, "date": date, "chat": upgraded.to_api(),
+             "from": by.to_api(), "migrate_from_chat_id": group.id},
+        ]
+        group.next_message_id += 1
+        upgraded.next_message_id += 1
+        return upgraded, [self._produce({"message": note}) for note in notes]
+
     def user_presses(self, user: FakeUser, message: FakeMessage, button: str) -> Update:
         """A callback query for the button labelled (or carrying the data) ``button``.
 

@@ -11,6 +11,7 @@ from openskill.models import PlackettLuce
 from storage import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
+    ChatSettings,
     MatchResult,
     NotFound,
     PlayerProfile,
@@ -216,3 +217,28 @@ async def test_rating_history_lists_moves_newest_first(store: SqliteStore, new_t
     assert history[0].before_mu == history[1].after_mu
     assert history[0].after_mu == (await store.get_player("tg:1")).mu
     assert len(await store.rating_history("tg:1", limit=1)) == 1
+
+
+async def test_a_chat_that_gets_a_new_id_takes_its_settings_results_and_closed_tables(
+    store: SqliteStore, new_table: NewTable
+) -> None:
+    await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
+    closed = await store.create_table(new_table(chat_id="tg:-1"))
+    await store.update_table(closed.model_copy(update={"status": "cancelled"}))
+    lobby = await store.create_table(new_table(chat_id="tg:-1"))
+    await store.put_chat_settings(ChatSettings(chat_id="tg:-1", language="ar", rules={"target": 100}))
+    await store.put_chat_settings(ChatSettings(chat_id="tg:-7", language="en"))
+    standings = await store.leaderboard("tg:-1")
+
+    await store.move_chat("tg:-1", "tg:-1009")
+    await store.move_chat("tg:-7", "tg:-1009")  # the new id keeps the settings it has
+
+    assert await store.leaderboard("tg:-1") == []
+    assert await store.leaderboard("tg:-1009") == standings
+    moved = await store.find_chat_settings("tg:-1009")
+    assert moved is not None and moved.language == "ar" and moved.rules == {"target": 100}
+    assert await store.find_chat_settings("tg:-1") is None
+    assert (await store.get_table(closed.table_id)).chat_id == "tg:-1009"
+    # The open table is its keeper's to move (with a row write that checks its revision).
+    assert (await store.get_table(lobby.table_id)).chat_id == "tg:-1"
+    assert await store.open_table_for_chat("tg:-1") == await store.get_table(lobby.table_id)
