@@ -2,21 +2,19 @@
 
 One connection serves the whole process and an asyncio lock serializes its
 use, so each write is one ``BEGIN IMMEDIATE ... COMMIT`` (writes queued
-meanwhile share it, each in its own savepoint) that no other task's
-statements can slip into. ``BEGIN IMMEDIATE`` also takes the file's write lock
-up front, so processes sharing the file (a Telegram and a Discord bot) queue
-instead of failing half-way. A write runs shielded from cancellation: once
-started it commits or rolls back whole, whatever happens to the caller.
+meanwhile share it, each in its own savepoint: see ``writer``) that no other
+task's statements can slip into. ``BEGIN IMMEDIATE`` also takes the file's
+write lock up front, so processes sharing the file (a Telegram and a Discord
+bot) queue instead of failing half-way. Once queued, a write commits or rolls
+back whole, whatever happens to its caller.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self, TypeVar
@@ -38,74 +36,9 @@ from .models import (
     StoredEvent,
     TableRecord,
 )
+from .writer import SyncWork, Work, Writer, in_thread
 
 T = TypeVar("T")
-Work = Callable[[aiosqlite.Connection], Awaitable[T]]
-SyncWork = Callable[[sqlite3.Connection], T]
-
-
-@dataclass(slots=True)
-class _Pending:
-    work: Any
-    sync: bool
-    future: asyncio.Future[Any]
-
-
-async def _in_thread(conn: aiosqlite.Connection, work: SyncWork[T]) -> T:
-    """Run ``work`` on the plain sqlite3 connection in aiosqlite's worker thread.
-
-    aiosqlite (0.20-0.22) offers no public call for this; ``_execute`` and
-    ``_conn`` are what its own methods use.
-    """
-    value: T = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
-    return value
-
-
-def _begin(db: sqlite3.Connection, path: str) -> None:
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.Error as error:  # busy past the timeout, disk gone ...
-        raise StorageError(f"cannot write {path!r}: {error}") from error
-
-
-def _wrapped(error: BaseException, path: str) -> BaseException:
-    if isinstance(error, sqlite3.Error):
-        wrapped = StorageError(f"writing {path!r} failed: {error}")
-        wrapped.__cause__ = error
-        return wrapped
-    return error
-
-
-def _run_batch(db: sqlite3.Connection, *, batch: list[_Pending], path: str) -> list[tuple[bool, Any]]:
-    """One transaction for a group of sync writes, each in its own savepoint."""
-    _begin(db, path)
-    outcomes: list[tuple[bool, Any]] = []
-    grouped = len(batch) > 1
-    try:
-        for pending in batch:
-            if grouped:
-                db.execute("SAVEPOINT write")
-            try:
-                value = pending.work(db)
-            except Exception as error:
-                if grouped:
-                    db.execute("ROLLBACK TO write")
-                    db.execute("RELEASE write")
-                elif db.in_transaction:
-                    db.execute("ROLLBACK")
-                outcomes.append((False, _wrapped(error, path)))
-                continue
-            if grouped:
-                db.execute("RELEASE write")
-            outcomes.append((True, value))
-        if db.in_transaction:
-            db.execute("COMMIT")
-    except BaseException as error:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise _wrapped(error, path) from error
-    return outcomes
-
 
 _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
@@ -149,9 +82,7 @@ class SqliteStore:
         self._clock = clock
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
-        self._writes: set[asyncio.Task[Any]] = set()
-        self._queue: list[_Pending] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._writer = Writer(str(self.path), self._connection, self._lock)
 
     # Life cycle --------------------------------------------------------------
 
@@ -167,8 +98,7 @@ class SqliteStore:
         self._conn = conn
 
     async def close(self) -> None:
-        while self._writes:
-            await asyncio.wait(set(self._writes))
+        await self._writer.wait()
         async with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
@@ -192,99 +122,25 @@ class SqliteStore:
         return self._conn
 
     async def _read(self, work: Work[T]) -> T:
-        async with self._lock:
+        async with self._writer.reading() as conn:
             try:
-                return await work(self._connection())
+                return await work(conn)
             except sqlite3.Error as error:
                 raise StorageError(f"reading {str(self.path)!r} failed: {error}") from error
 
     async def _write(self, work: Work[T]) -> T:
         """Run ``work`` as its own all-or-nothing step of a durable transaction."""
-        value: T = await self._enqueue(work, False)
+        value: T = await self._writer.write(work, False)
         return value
 
     async def _write_sync(self, work: SyncWork[T]) -> T:
         """``_write`` for work done with plain sqlite3 calls in the connection's thread.
 
-        A group of such writes costs one hand-off to that thread, not one per
-        statement: this is the path every play takes.
+        Such writes are committed in groups without a hand-off to that thread
+        each, let alone one per statement: this is the path every play takes.
         """
-        value: T = await self._enqueue(work, True)
+        value: T = await self._writer.write(work, True)
         return value
-
-    async def _enqueue(self, work: Any, sync: bool) -> Any:
-        """Queue a write; writes that queue up while a commit is in progress are
-        committed together (group commit). Each runs inside its own savepoint, so
-        one that fails is undone alone, and every caller hears back only after
-        the one ``COMMIT`` (and its fsync). A cancelled caller cannot cut its
-        write short: the flushing task finishes it either way.
-        """
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        future.add_done_callback(_retrieve)
-        self._queue.append(_Pending(work, sync, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.ensure_future(self._flush())
-            self._writes.add(self._flusher)
-            self._flusher.add_done_callback(self._writes.discard)
-        return await asyncio.shield(future)
-
-    async def _flush(self) -> None:
-        while self._queue:
-            async with self._lock:
-                batch, self._queue = self._queue, []
-                try:
-                    conn = self._connection()
-                    if all(p.sync for p in batch):
-                        outcomes = await _in_thread(
-                            conn, functools.partial(_run_batch, batch=batch, path=str(self.path))
-                        )
-                    else:
-                        outcomes = await self._run_mixed(conn, batch)
-                except BaseException as error:
-                    for pending in batch:
-                        if not pending.future.done():
-                            pending.future.set_exception(error)
-                    if not isinstance(error, Exception):
-                        raise
-                    continue
-                for pending, (ok, value) in zip(batch, outcomes, strict=True):
-                    if ok:
-                        pending.future.set_result(value)
-                    else:
-                        pending.future.set_exception(value)
-
-    async def _run_mixed(self, conn: aiosqlite.Connection, batch: list[_Pending]) -> list[tuple[bool, Any]]:
-        """A group holding async work: the same transaction, statement by statement."""
-        await _in_thread(conn, lambda db: _begin(db, str(self.path)))
-        outcomes: list[tuple[bool, Any]] = []
-        grouped = len(batch) > 1
-        try:
-            for pending in batch:
-                if grouped:
-                    await conn.execute("SAVEPOINT write")
-                try:
-                    if pending.sync:
-                        value = await _in_thread(conn, pending.work)
-                    else:
-                        value = await pending.work(conn)
-                except Exception as error:
-                    if grouped:
-                        await conn.execute("ROLLBACK TO write")
-                        await conn.execute("RELEASE write")
-                    elif conn.in_transaction:
-                        await conn.execute("ROLLBACK")
-                    outcomes.append((False, _wrapped(error, str(self.path))))
-                    continue
-                if grouped:
-                    await conn.execute("RELEASE write")
-                outcomes.append((True, value))
-            if conn.in_transaction:
-                await conn.execute("COMMIT")
-        except BaseException as error:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            raise _wrapped(error, str(self.path)) from error
-        return outcomes
 
     # Tables ------------------------------------------------------------------
 
@@ -339,9 +195,9 @@ class SqliteStore:
             return await self._write_sync(append)
 
         async def work(conn: aiosqlite.Connection) -> TableRecord:
-            await _in_thread(conn, append)
+            await in_thread(conn, append)
             await ranking.apply_result(conn, result, self._clock())
-            return await _in_thread(conn, lambda db: tablesql.must_fetch_table(db, table_id))
+            return await in_thread(conn, lambda db: tablesql.must_fetch_table(db, table_id))
 
         return await self._write(work)
 
@@ -447,12 +303,6 @@ class SqliteStore:
             return float(rows[0][0]) if rows else None
 
         return await self._read(work)
-
-
-def _retrieve(future: asyncio.Future[Any]) -> None:
-    """Mark a write's failure as seen even if its caller was cancelled meanwhile."""
-    if not future.cancelled():
-        future.exception()
 
 
 async def _fetch_table(conn: aiosqlite.Connection, table_id: str) -> TableRecord | None:
