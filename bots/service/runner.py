@@ -53,6 +53,9 @@ from .views import EndReason, HandView, LobbyEnd, Preview, TableStatus, TableVie
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Decision = tuple[T, list[Notice]]
+#: An adapter's acknowledgement of the request behind an action (Telegram stops the pressed
+#: button's spinner), run once the action is committed, side by side with its delivery.
+Acknowledge = Callable[[], Awaitable[object]]
 
 #: Events the service adds to a match's log next to the engine's own.
 SERVICE_KINDS = frozenset({"resigned", "expired", "auto_played"})
@@ -231,8 +234,14 @@ class Runner:
 
     # -- the one path of every change ---------------------------------------------
 
-    async def _run(self, live: LiveTable, decide: Callable[[], Awaitable[Decision[T]]]) -> T:
-        """Decide and commit under the table lock, then deliver in commit order."""
+    async def _run(
+        self,
+        live: LiveTable,
+        decide: Callable[[], Awaitable[Decision[T]]],
+        committed: Acknowledge | None = None,
+    ) -> T:
+        """Decide and commit under the table lock, then deliver in commit order;
+        ``committed`` runs beside the delivery, not after it."""
         await live.lock.acquire()
         try:
             value, notices = await decide()
@@ -240,7 +249,10 @@ class Runner:
         finally:
             live.lock.release()
         try:
-            await self._deliver(notices)
+            if committed is None:
+                await self._deliver(notices)
+            else:
+                await asyncio.gather(self._deliver(notices), _acknowledged(committed))
         finally:
             live.delivery.release()
         return value
@@ -514,3 +526,12 @@ class Runner:
                 await self._know_player(seat.player_id)
         await self._settings_of(record.chat_id)
         return LiveTable(record, match, last_auto=last_auto)
+
+
+async def _acknowledged(committed: Acknowledge) -> None:
+    try:
+        await committed()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("acknowledging an action failed")

@@ -53,7 +53,7 @@ from .ids import Person, new_table_id, platform_of
 from .live import LiveTable, capacity, header, people, seat_of
 from .notices import LobbyClosed, LobbyUpdated, Notice, TableUpdated
 from .results import display_rating
-from .runner import Decision, Runner
+from .runner import Acknowledge, Decision, Runner
 from .views import (
     HandView,
     HintView,
@@ -553,13 +553,22 @@ class TableService(Runner):
         return HintView(hand, suggestion.card.code, suggestion.plan, reason.key, args)
 
     async def play(
-        self, table_id: str, player_id: str, version: int, card: str, plan: int | None = None
+        self,
+        table_id: str,
+        player_id: str,
+        version: int,
+        card: str,
+        plan: int | None = None,
+        *,
+        committed: Acknowledge | None = None,
     ) -> HandView:
         """Play ``card`` (with plan number ``plan``; None = plan 1, or lay when it takes
         nothing) from the view at ``version``. Committed, then delivered; returns the
         player's fresh hand (the same as its HandUpdated notice). StaleView (with a fresh
         hand) if the match moved on, NotYourTurn, CardNotInHand, NoSuchPlan,
-        MustCapture, MatchOver, NotSeated."""
+        MustCapture, MatchOver, NotSeated. ``committed`` (the adapter's
+        acknowledgement of the press) runs once the play is committed, beside its
+        delivery; not at all if the play is refused."""
         chosen = _parse_card(card)
         if plan is not None and (not isinstance(plan, int) or isinstance(plan, bool) or plan < 0):
             raise BadInput(f"bad plan {plan!r}")
@@ -588,7 +597,7 @@ class TableService(Runner):
             notices = self._match_notices(live, played)
             return self._hand_view(live, seat), notices
 
-        return await self._run(live, decide)
+        return await self._run(live, decide, committed)
 
     async def resign(self, table_id: str, player_id: str) -> TableView:
         """Resign the match: the resigning side loses (both partners in 2-v-2)."""

@@ -108,10 +108,18 @@ class Presses(Replies):
                           action: Action) -> bool:
         own = self._own_private(message, person)
         table, me = action.table_id, person.player_id
+        answered = False
+
+        async def acknowledge() -> None:
+            nonlocal answered
+            answered = await self._answer(query)
+
         if action.verb == "play":
             if action.card is None:
                 raise BadInput("confirm without a card")
-            hand = await self.service.play(table, me, action.version, action.card, action.plan)
+            # The spinner stops as soon as the play is committed, while its notices go out.
+            hand = await self.service.play(table, me, action.version, action.card, action.plan,
+                                           committed=acknowledge)
         elif action.verb == "back":
             hand = await self.service.hand(table, me)
         else:
@@ -122,6 +130,9 @@ class Presses(Replies):
             # A preview changes nothing, but one drawn on an outdated hand would mislead.
             raise StaleView(fresh=await self.service.hand(table, me))
         lang = await self.service.language(hand.table.chat_id, person)
+        if answered:
+            await self.delivery.show_hand(hand, lang, from_message=own.message_id)
+            return True
         # The spinner stops while the hand is redrawn: two round trips at once, not one after the other.
         await asyncio.gather(self.delivery.show_hand(hand, lang, from_message=own.message_id),
                              self._answer(query))

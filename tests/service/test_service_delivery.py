@@ -11,7 +11,9 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from bots.service import HandView, ManualClock, Notice, TableService
+import pytest
+
+from bots.service import HandView, ManualClock, Notice, StaleView, TableService
 from storage import SqliteStore
 from tests.service.helpers import ALICE, BADR, GROUP, QUIET, FakePlatform
 
@@ -112,3 +114,27 @@ async def test_references_of_a_finished_match_are_kept_even_at_once(
     await asyncio.gather(*(service.remember(lobby.table_id, f"ref{i}", i) for i in range(3)))
     refs = await service.recall(lobby.table_id)
     assert all(refs[f"ref{i}"] == i for i in range(3))
+
+
+async def test_a_plays_acknowledgement_runs_once_it_is_committed_and_never_for_a_refused_play(
+    service: TableService, platform: FakePlatform, db_path: Path
+) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    table = await service.start_match(lobby.table_id, ALICE)
+    mover = table.seats[table.to_move or 0].player_id or ""
+    hand = await service.hand(table.table_id, mover)
+    stored_then: list[int] = []
+
+    async def acknowledge() -> None:
+        async with SqliteStore(db_path) as other:  # what another process would read now
+            stored = await other.get_table(table.table_id)
+            assert stored is not None
+            stored_then.append(stored.version)
+
+    refused = service.play(table.table_id, mover, hand.version - 1, hand.hand[0], committed=acknowledge)
+    with pytest.raises(StaleView):
+        await refused
+    assert stored_then == []
+    played = await service.play(table.table_id, mover, hand.version, hand.hand[0], committed=acknowledge)
+    assert stored_then == [played.version]

@@ -123,3 +123,24 @@ async def test_a_hint_outside_practice_is_refused(server: FakeTelegram, database
         answer = server.callback_answer(update)
         assert answer is not None and answer.show_alert
         assert await world.table(group) == table
+
+
+async def test_a_confirmed_play_stops_the_spinner_while_its_notices_go_out(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await started_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None and table.to_move is not None
+        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        await world.press_verb(mover, world.hand_message(mover), "card")
+        server.latency = 0.05  # every call is a network round trip
+        update = await world.press_verb(mover, world.hand_message(mover), "play")
+        calls = server.calls_for(update)
+        answer = next(call for call in calls if call.method == "answerCallbackQuery")
+        notices = [call for call in calls if call is not answer]
+        # Answered once the play was committed, beside the redrawing, not after the last of it.
+        assert notices and answer.at < max(call.at for call in notices)
+        assert answer.ok and server.callback_answer(update) is not None
+        assert (await world.table(group)).version == table.version + 1  # type: ignore[union-attr]
