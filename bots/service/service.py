@@ -377,10 +377,13 @@ class TableService(Runner):
             table_id, person, lambda r: seats_.remove_computer(r.seats), creator_only=True
         )
 
-    async def start_match(self, table_id: str, person: Person) -> TableView:
+    async def start_match(
+        self, table_id: str, person: Person, *, committed: Acknowledge | None = None
+    ) -> TableView:
         """Start the match (creator only, seats full, teams even; a practice lobby is
         filled with computers). Partners sit opposite (team A seats 0 and 2).
-        Delivers the closed lobby, the table, every hand and the first turn."""
+        Delivers the closed lobby, the table, every hand and the first turn;
+        ``committed`` runs beside that delivery, as for ``play``."""
         live = await self._live(table_id)
 
         async def decide() -> Decision[TableView]:
@@ -423,7 +426,7 @@ class TableService(Runner):
             notices: list[Notice] = [LobbyClosed(closed, "started", public), *self._match_notices(live)]
             return self._table_view(live), notices
 
-        return await self._run(live, decide)
+        return await self._run(live, decide, committed)
 
     async def cancel(self, table_id: str, person: Person) -> LobbyView:
         """Close the lobby without playing (creator only)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
@@ -48,6 +49,18 @@ LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "sta
 HAND_VERBS = frozenset({"card", "plan", "play", "back"})
 SETTING_VERBS = frozenset({"variant", "clock", "lang"})
 LEVEL_WORDS = ("beginner", "strong", "expert")
+
+
+class Acknowledgement:
+    """Answers a press once the service has committed its action (``committed=``):
+    the spinner stops while the action's notices go out, not after them."""
+
+    def __init__(self, answer: Callable[[], Awaitable[bool]]) -> None:
+        self._answer = answer
+        self.answered = False
+
+    async def __call__(self) -> None:
+        self.answered = await self._answer()
 
 
 class Presses(Replies):
@@ -108,18 +121,12 @@ class Presses(Replies):
                           action: Action) -> bool:
         own = self._own_private(message, person)
         table, me = action.table_id, person.player_id
-        answered = False
-
-        async def acknowledge() -> None:
-            nonlocal answered
-            answered = await self._answer(query)
-
+        acknowledged = Acknowledgement(lambda: self._answer(query))
         if action.verb == "play":
             if action.card is None:
                 raise BadInput("confirm without a card")
-            # The spinner stops as soon as the play is committed, while its notices go out.
             hand = await self.service.play(table, me, action.version, action.card, action.plan,
-                                           committed=acknowledge)
+                                           committed=acknowledged)
         elif action.verb == "back":
             hand = await self.service.hand(table, me)
         else:
@@ -130,7 +137,7 @@ class Presses(Replies):
             # A preview changes nothing, but one drawn on an outdated hand would mislead.
             raise StaleView(fresh=await self.service.hand(table, me))
         lang = await self.service.language(hand.table.chat_id, person)
-        if answered:
+        if acknowledged.answered:
             await self.delivery.show_hand(hand, lang, from_message=own.message_id)
             return True
         # The spinner stops while the hand is redrawn: two round trips at once, not one after the other.
@@ -190,7 +197,9 @@ class Presses(Replies):
         elif verb == "uncomputer":
             view = await self.service.remove_computer(table, person)
         elif verb == "start":
-            view = await self.service.start_match(table, person)
+            acknowledged = Acknowledgement(lambda: self._answer(query))
+            await self.service.start_match(table, person, committed=acknowledged)
+            return acknowledged.answered
         else:
             view = await self.service.cancel(table, person)
         if verb in ("join", "team") and message is not None and message.chat.type != ChatType.PRIVATE:

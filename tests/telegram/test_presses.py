@@ -144,3 +144,20 @@ async def test_a_confirmed_play_stops_the_spinner_while_its_notices_go_out(
         assert notices and answer.at < max(call.at for call in notices)
         assert answer.ok and server.callback_answer(update) is not None
         assert (await world.table(group)).version == table.version + 1  # type: ignore[union-attr]
+
+
+async def test_starting_a_match_stops_the_spinner_while_the_table_and_hands_go_out(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        await world.press_verb(badr, lobby, "join")
+        server.latency = 0.05
+        update = await world.press_verb(alice, lobby, "start")
+        calls = server.calls_for(update)
+        answer = next(call for call in calls if call.method == "answerCallbackQuery")
+        assert answer.at < max(call.at for call in calls if call is not answer)
+        assert server.callback_answer(update) is not None and server.unanswered_callback_queries() == []
+        assert world.hand_message(alice) and world.hand_message(badr)
