@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import islice
 
 from .cards import Card
 from .rules import Rules
@@ -110,14 +111,24 @@ _GROUPS = _all_groups()
 SAME = 10
 APART = 11
 _APART_BYTE = bytes([APART])
-# _LAYOUT_TABLES[value]: a bytes.translate table from card index to layout byte.
+# A card's kind: its value for number cards, then 11, 12 and 13 for jacks,
+# queens and kings (a jack lying on the floor is no queen's or king's).
+_KIND = bytes(c.value or 11 + ("J", "Q", "K").index(c.rank) for c in Card.deck())
+# _LAYOUT_TABLES[kind]: a bytes.translate table from card index to layout byte.
 _LAYOUT_TABLES = tuple(
     bytes(
-        SAME if c.value == value else _field(c) if 0 < c.value < value else APART
+        SAME
+        if _KIND[c.index] == kind
+        else _field(c)
+        if 0 < c.value < kind <= 10
+        else APART
         for c in Card.deck()
     ).ljust(256, bytes([APART]))
-    for value in range(11)
+    for kind in range(14)
 )
+# The plans of each layout met so far, one dict per kind; see _remember.
+_LAYOUT_LIMIT = 1 << 14
+_BY_LAYOUT: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(14))
 
 
 def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None) -> tuple[Plan, ...]:
@@ -155,14 +166,29 @@ def plan_positions_for(
         return ()
     if card.is_sweeper:
         return (_ALL_POSITIONS[len(floor)],)
-    if not card.is_number:
-        rank = card.rank
-        same = tuple([i for i, c in enumerate(floor) if c.rank == rank])
-        return (same,) if same else ()
     if indexes is None:
         indexes = bytes([c.index for c in floor])
-    value = card.value
-    return _NUMBER_PLANS[value](indexes.translate(_LAYOUT_TABLES[value]))
+    kind = _KIND[card.index]
+    layout = indexes.translate(_LAYOUT_TABLES[kind])
+    found = _BY_LAYOUT[kind].get(layout)
+    return found if found is not None else _remember(kind, layout)
+
+
+def _remember(kind: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
+    """Search a layout not yet in the cache and keep the answer. A full cache
+    forgets its older half first: a plain dict, bounded, is several times
+    quicker to ask than an ``lru_cache``, and most questions are repeats."""
+    if kind > 10:
+        same = tuple([i for i, code in enumerate(layout) if code == SAME])
+        found: tuple[tuple[int, ...], ...] = (same,) if same else ()
+    else:
+        found = plan_positions(kind, layout)
+    cache = _BY_LAYOUT[kind]
+    if len(cache) >= _LAYOUT_LIMIT:
+        for key in list(islice(cache, _LAYOUT_LIMIT // 2)):
+            del cache[key]
+    cache[layout] = found
+    return found
 
 
 def is_basra(card: Card, floor: Sequence[Card], rules: Rules) -> bool:
@@ -226,17 +252,17 @@ def _relevant_plans(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
     return tuple(plans)
 
 
-# The plans of a number card by value, cached on whole layouts and on
-# layouts without the cards apart: the computer players ask the same
-# questions often, and random floors share their relevant cards far more
-# often than whole layouts.
-_NUMBER_PLANS = tuple(lru_cache(maxsize=1 << 13)(partial(plan_positions, value)) for value in range(11))
+# The plans of the cards that matter, cached on layouts without the cards
+# apart: random floors share their relevant cards far more often than
+# whole layouts.
 _RELEVANT_PLANS = tuple(lru_cache(maxsize=1 << 13)(partial(_relevant_plans, value)) for value in range(11))
 
 
 def clear_caches() -> None:
     """Forget every cached answer (for timing the search cold)."""
-    for cached in (*_NUMBER_PLANS, *_RELEVANT_PLANS):
+    for by_layout in _BY_LAYOUT:
+        by_layout.clear()
+    for cached in _RELEVANT_PLANS:
         cached.cache_clear()
     _takings.cache_clear()
 
