@@ -97,7 +97,8 @@ class Store(Protocol):
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
         """A chat got a new id: its settings (unless the new id has some), results and
-        finished tables follow. Open tables are moved by whoever keeps them."""
+        finished tables follow, each moved table row at a new revision. Moving it again
+        changes nothing. Open tables are moved by whoever keeps them."""
 
     async def get_player(self, player_id: str) -> PlayerProfile | None: ...
 

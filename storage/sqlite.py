@@ -44,10 +44,14 @@ _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
 # A chat's new id takes over its settings (unless it has its own), its
 # results and its closed tables; an open table moves with its own row write.
+# A moved row counts as a new revision, so a write based on the row as read
+# before the move (a message reference kept meanwhile) is refused and read
+# again, rather than putting the old id back.
 _MOVE_CHAT: Final = (
     "UPDATE OR IGNORE chat_settings SET chat_id = :new WHERE chat_id = :old",
     "UPDATE results SET chat_id = :new WHERE chat_id = :old",
-    "UPDATE tables SET chat_id = :new WHERE chat_id = :old AND status NOT IN ('lobby', 'running')",
+    "UPDATE tables SET chat_id = :new, revision = revision + 1, updated_at = :now"
+    " WHERE chat_id = :old AND status NOT IN ('lobby', 'running')",
 )
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
@@ -238,9 +242,8 @@ class SqliteStore:
         await self._write(work)
 
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
-        ids = {"old": old_chat_id, "new": new_chat_id}
-
         async def work(conn: aiosqlite.Connection) -> None:
+            ids = {"old": old_chat_id, "new": new_chat_id, "now": self._clock()}
             for statement in _MOVE_CHAT:
                 await conn.execute(statement, ids)
 

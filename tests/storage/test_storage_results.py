@@ -242,3 +242,45 @@ async def test_a_chat_that_gets_a_new_id_takes_its_settings_results_and_closed_t
     # The open table is its keeper's to move (with a row write that checks its revision).
     assert (await store.get_table(lobby.table_id)).chat_id == "tg:-1"
     assert await store.open_table_for_chat("tg:-1") == await store.get_table(lobby.table_id)
+
+
+async def test_a_chat_moved_again_changes_nothing(store: SqliteStore, new_table: NewTable) -> None:
+    """Telegram's notice may come after the bot has already followed the group (or before)."""
+    await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
+    closed = await store.create_table(new_table(chat_id="tg:-1"))
+    await store.update_table(closed.model_copy(update={"status": "cancelled"}))
+    await store.put_chat_settings(ChatSettings(chat_id="tg:-1", language="ar", rules={"target": 100}))
+    await store.move_chat("tg:-1", "tg:-1009")
+    # Meanwhile the supergroup chose other settings, and a match finished there.
+    await store.put_chat_settings(ChatSettings(chat_id="tg:-1009", language="en"))
+    await finish_1v1(store, new_table, "tg:-1009", "tg:2", "tg:1")
+    standings = await store.leaderboard("tg:-1009")
+    moved = await store.get_table(closed.table_id)
+
+    await store.move_chat("tg:-1", "tg:-1009")
+
+    assert await store.leaderboard("tg:-1009") == standings
+    assert [line.matches for line in standings] == [2, 2]
+    assert await store.leaderboard("tg:-1") == []
+    assert await store.get_table(closed.table_id) == moved  # not even a new revision
+    settings = await store.find_chat_settings("tg:-1009")
+    assert settings is not None and settings.language == "en" and settings.rules == {}
+    assert await store.find_chat_settings("tg:-1") is None
+
+
+async def test_a_row_read_before_its_chat_moved_is_not_written_back_over_the_move(
+    store: SqliteStore, new_table: NewTable
+) -> None:
+    """A message reference kept for a finished table while its chat moves must not undo the move."""
+    table = await store.create_table(new_table(chat_id="tg:-1"))
+    read = await store.update_table(table.model_copy(update={"status": "finished"}))
+
+    await store.move_chat("tg:-1", "tg:-1009")
+
+    kept = read.model_copy(update={"message_refs": {"table": [-1, 5, 1]}})
+    with pytest.raises(VersionConflict, match="revision"):
+        await store.update_table(kept)
+    again = await store.get_table(table.table_id)
+    assert again.chat_id == "tg:-1009" and again.revision == read.revision + 1
+    stored = await store.update_table(again.model_copy(update={"message_refs": {"table": [-1009, 1, 1]}}))
+    assert stored.chat_id == "tg:-1009" and stored.message_refs == {"table": [-1009, 1, 1]}
