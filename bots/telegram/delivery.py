@@ -12,6 +12,9 @@ Which message shows what:
 Hand messages go only to the private chat of the seat's own player: that is
 checked here, on every send and edit, whatever the caller asked.
 
+A basic group that becomes a supergroup gets a new id (``moves``): group
+messages go under the new id, and one refused with it is sent there at once.
+
 References to these messages are kept with the table (``service.remember``),
 so a restarted bot edits the same messages. They are written in the
 background: ``deliver`` runs while the service holds the table's delivery
@@ -23,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +50,7 @@ from ..service import (
     raw_id,
 )
 from .keyboards import StartPayload, deep_link, keyboard
+from .moves import ChatMoves
 from .outbox import Content, Outbox, Outcome, Retrier, Sent
 
 log = logging.getLogger(__name__)
@@ -111,6 +115,8 @@ class Delivery:
         #: Users the bot has written to in private, so it need not check again.
         self.reachable: set[int] = set()
         self._warnings: dict[tuple[str, str], int] = {}
+        self.moves = ChatMoves(lambda: self.service, self._background)
+        outbox.on_moved = self.moves.refused
 
     # -- wiring ------------------------------------------------------------------------
 
@@ -124,9 +130,15 @@ class Delivery:
         self._service = service
 
     async def flush(self) -> None:
-        """Wait until every message reference is stored (before closing the service)."""
+        """Wait until every message reference is stored and every chat moved (before closing
+        the service)."""
         while self._writes:
             await asyncio.gather(*list(self._writes), return_exceptions=True)
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
 
     # -- message references ------------------------------------------------------------
 
@@ -216,19 +228,30 @@ class Delivery:
 
     # -- public messages ---------------------------------------------------------------
 
+    async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]:
+        """Send to a chat where it is now, following a group to its supergroup if Telegram
+        says it moved; returns the chat it went to."""
+        chat = self.moves.where(chat)
+        sent = await self.outbox.send(chat, content, silent=silent)
+        if sent.outcome is Outcome.MOVED and sent.moved_to is not None:
+            chat = sent.moved_to
+            sent = await self.outbox.send(chat, content, silent=silent)
+        return chat, sent
+
     async def show_public(self, table_id: str, chat_id: str, key: str, content: Content,
                           *, round_no: int | None = None) -> None:
-        """Edit the table's ``key`` message (lobby, table of this round), or post it."""
-        chat = chat_number(chat_id)
+        """Edit the table's ``key`` message (lobby, table of this round), or post it. In a
+        group that became a supergroup it is posted afresh: old messages are not editable there."""
         refs = await self.refs(table_id)
         async with refs.lock(key):
+            chat = self.moves.where(chat_number(chat_id))
             ref = refs.values.get(key)
             if ref is not None and ref[0] == chat and (round_no is None or ref[2] == round_no):
                 sent = await self.outbox.edit(chat, ref[1], content)
-                if sent.outcome is not Outcome.GONE:
+                if sent.outcome not in (Outcome.GONE, Outcome.MOVED):
                     self._after(sent, ("public", table_id, key), lambda: self._repair_public(table_id, key))
                     return
-            sent = await self.outbox.send(chat, content, silent=key == "table")
+            chat, sent = await self.send(chat, content, silent=key == "table")
             if sent.message_id is not None:
                 self.keep(table_id, refs, key, [chat, sent.message_id, round_no])
             self._after(sent, ("public", table_id, key), lambda: self._repair_public(table_id, key))
@@ -241,10 +264,10 @@ class Delivery:
     async def post(self, chat_id: str, content: Content, *, key: tuple[Any, ...]) -> None:
         """A message of its own (a result); if Telegram refuses for now, it is sent later."""
         chat = chat_number(chat_id)
-        sent = await self.outbox.send(chat, content)
+        _, sent = await self.send(chat, content)
 
         async def again() -> bool:
-            return (await self.outbox.send(chat, content)).outcome.ok
+            return (await self.send(chat, content))[1].outcome.ok
 
         self._after(sent, ("post", *key), again)
 
@@ -319,9 +342,7 @@ class Delivery:
             self.unreachable.add(user)
             self.reachable.discard(user)
             if not is_private(hand.table.chat_id):
-                task = asyncio.get_running_loop().create_task(self.note_unreachable(hand))
-                self._writes.add(task)
-                task.add_done_callback(self._writes.discard)
+                self._background(self.note_unreachable(hand))
         elif sent.outcome is Outcome.FAILED:
             self.retrier.schedule(("hand", hand.table_id, hand.player_id),
                                   lambda: self._repair_hand(hand.table_id, hand.player_id),
@@ -353,9 +374,9 @@ class Delivery:
         button = InlineKeyboardButton(t.gettext("🂠 Open my hand"),
                                       url=deep_link(self.bot_username, StartPayload("hand", table_id)))
         content = Content(_escape(text), keyboard((), [[button]]))
-        sent = await self.outbox.send(chat_number(chat_id), content)
+        chat, sent = await self.send(chat_number(chat_id), content)
         if sent.message_id is not None:
-            self.keep(table_id, refs, key, [chat_number(chat_id), sent.message_id])
+            self.keep(table_id, refs, key, [chat, sent.message_id])
         else:
             del refs.values[key]
 

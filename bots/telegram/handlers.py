@@ -56,7 +56,7 @@ class Handlers(Presses):
             if message is None or user is None or user.is_bot:
                 return
             person = person_of(user)
-            chat = chat_id("tg", message.chat_id)
+            chat = chat_id("tg", self.delivery.moves.where(message.chat_id))
             try:
                 await work(message, person, chat, list(context.args or []))
             except ServiceError as error:
@@ -70,7 +70,8 @@ class Handlers(Presses):
 
     async def migrated(self, update: Update, context: Context) -> None:
         """A group became a supergroup with a new id: its table, settings and
-        history move there. Telegram says so in both chats; the second says nothing new."""
+        history move there. Telegram says so in both chats; the second says nothing new,
+        nor does either if a call to the old id was refused first (``ChatMoves``)."""
         message = update.effective_message
         if message is None:
             return
@@ -80,10 +81,7 @@ class Handlers(Presses):
             old, new = message.migrate_from_chat_id, message.chat_id
         else:
             return
-        try:
-            await self.service.move_chat(chat_id("tg", old), chat_id("tg", new))
-        except ServiceError as error:
-            log.warning("could not move a chat's table to its supergroup: %s", type(error).__name__)
+        await self.delivery.moves.follow(old, new)
 
     def _public_error(self, error: ServiceError, t: Translator, message: Message) -> Rendered:
         """A refusal for a chat: a fresh hand is never shown outside its owner's private chat."""

@@ -10,6 +10,10 @@ limits and retries a 429 a few times. What is left is handled here:
   the caller posts a new one;
 - a chat the bot may not write to (blocked, never started, kicked) is reported
   as ``BLOCKED``;
+- a group that became a supergroup (Telegram's ``ChatMigrated``) is reported as
+  ``MOVED`` with its new id, and ``on_moved`` is told, whoever made the call:
+  nothing sent to the old id can ever arrive, so the caller sends to the new
+  one and the game follows the group there;
 - a network error is retried at once a couple of times; if Telegram still
   refuses (flood, outage) the call is reported as ``FAILED`` and the caller
   hands a repair job to ``Retrier``, which runs it later with back-off.
@@ -27,7 +31,15 @@ from typing import Any, Final
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +53,7 @@ class Outcome(Enum):
     UNCHANGED = "unchanged"
     GONE = "gone"
     BLOCKED = "blocked"
+    MOVED = "moved"
     FAILED = "failed"
 
     @property
@@ -72,6 +85,8 @@ class Sent:
     outcome: Outcome
     message_id: int | None = None
     retry_after: float = 0.0
+    #: ``MOVED``: the id of the supergroup the chat became.
+    moved_to: int | None = None
 
 
 def _gone(error: BadRequest) -> bool:
@@ -99,6 +114,8 @@ class Outbox:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
+        #: Told ``(old, new)`` each time Telegram answers that a group now has another id.
+        self.on_moved: Callable[[int, int], None] | None = None
 
     def _remember(self, chat_id: int, message_id: int, content: Content) -> None:
         key = (chat_id, message_id)
@@ -142,7 +159,7 @@ class Outbox:
 
         # A send that timed out may have been carried out: do not repeat it at
         # once (a duplicate is worse than a later repair, which edits in place).
-        sent = await self._attempt(call, repeat_timeouts=False)
+        sent = await self._attempt(chat_id, call, repeat_timeouts=False)
         if sent.outcome is Outcome.DONE and sent.message_id is not None:
             self._remember(chat_id, sent.message_id, content)
         return sent
@@ -162,10 +179,10 @@ class Outbox:
             })
             return message_id
 
-        sent = await self._attempt(call, repeat_timeouts=True)
+        sent = await self._attempt(chat_id, call, repeat_timeouts=True)
         if sent.outcome.ok:
             self._remember(chat_id, message_id, content)
-        elif sent.outcome in (Outcome.GONE, Outcome.BLOCKED):
+        elif sent.outcome in (Outcome.GONE, Outcome.BLOCKED, Outcome.MOVED):
             self.forget(chat_id, message_id)
         return sent
 
@@ -176,12 +193,18 @@ class Outbox:
             await self.bot.delete_message(chat_id, message_id)
             return message_id
 
-        return await self._attempt(call, repeat_timeouts=True)
+        return await self._attempt(chat_id, call, repeat_timeouts=True)
 
-    async def _attempt(self, call: Callable[[], Awaitable[int]], *, repeat_timeouts: bool) -> Sent:
+    async def _attempt(self, chat_id: int, call: Callable[[], Awaitable[int]], *,
+                       repeat_timeouts: bool) -> Sent:
         for pause in (*_INLINE_RETRIES, None):
             try:
                 return Sent(Outcome.DONE, await call())
+            except ChatMigrated as error:
+                log.info("chat %d became the supergroup %d", chat_id, error.new_chat_id)
+                if self.on_moved is not None:
+                    self.on_moved(chat_id, error.new_chat_id)
+                return Sent(Outcome.MOVED, moved_to=error.new_chat_id)
             except BadRequest as error:
                 if _not_modified(error):
                     return Sent(Outcome.UNCHANGED)

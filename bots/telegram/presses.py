@@ -72,7 +72,7 @@ class Presses(Replies):
             return
         person = person_of(query.from_user)
         message = query.message if isinstance(query.message, Message) else None
-        chat = chat_id("tg", message.chat_id) if message is not None else None
+        chat = chat_id("tg", self.delivery.moves.where(message.chat_id)) if message is not None else None
         answered = False
         try:
             answered = await self._press(query, message, person, chat)

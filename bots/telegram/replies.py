@@ -59,16 +59,17 @@ class Replies:
 
     async def reply(self, message: Message, rendered: Rendered | Content) -> None:
         content = rendered if isinstance(rendered, Content) else content_of(rendered)
-        sent = await self.delivery.outbox.send(message.chat_id, content)
+        chat, sent = await self.delivery.send(message.chat_id, content)
         if sent.outcome is Outcome.FAILED:
             self.delivery.retrier.schedule(
                 ("reply", message.chat_id, message.message_id),
-                lambda: self._resend(message.chat_id, content),
+                lambda: self._resend(chat, content),
                 delay=sent.retry_after or None,
             )
 
     async def _resend(self, chat: int, content: Content) -> bool:
-        return (await self.delivery.outbox.send(chat, content)).outcome is not Outcome.FAILED
+        _, sent = await self.delivery.send(chat, content)
+        return sent.outcome is not Outcome.FAILED
 
     async def reply_text(self, message: Message, text: str,
                          buttons: list[list[InlineKeyboardButton]] | None = None) -> None:

@@ -296,7 +296,11 @@ class FakeTelegram(TelegramRecords):
 
     def group_upgrades(self, group: FakeChat, by: FakeUser) -> tuple[FakeChat, list[Update]]:
         """``by`` upgrades a basic group to a supergroup: the new chat, and the two
-        service messages Telegram then delivers (one in each chat, naming the other)."""
+        service messages Telegram then delivers (one in each chat, naming the other).
+
+        Nothing is delivered here: a test hands the notices to the bot when it likes,
+        late or never, as the bot may call the old id (and be refused with the new one)
+        before Telegram's notices reach it."""
         upgraded = self.upgrade_to_supergroup(group)
         date = int(time.time())
         notes = [
