@@ -17,7 +17,7 @@ from typing import Any
 from . import events as ev
 from .cards import Card, parse_cards
 from .errors import BasraError, IllegalPlay
-from .plans import Plan, capture_plans, is_basra, plan_positions_for
+from .plans import ALL_POSITIONS, CARD_LOOKUPS, Plan, capture_plans, is_basra, remember
 from .rules import Rules
 from .scoring import RoundSummary, score_round
 from .view import PublicPlay, SeatView
@@ -280,7 +280,16 @@ class Match:
         if played not in hand:
             raise IllegalPlay(f"illegal play '{played}': not in hand")
         floor = self._floor
-        options = plan_positions_for(played, floor, self._floor_indexes) if floor else ()
+        # The plan search's cache, asked directly: plan_positions_for inlined.
+        if not floor:
+            options: tuple[tuple[int, ...], ...] = ()
+        elif (lookup := CARD_LOOKUPS[played.index]) is None:
+            options = (ALL_POSITIONS[len(floor)],)  # a sweeper takes everything
+        else:
+            table, known, kind = lookup
+            layout = self._floor_indexes.translate(table)
+            found = known.get(layout)
+            options = found if found is not None else remember(kind, layout)
         if plan is None:
             number = 1 if options else 0
         elif plan.__class__ is not int:

@@ -126,9 +126,16 @@ _LAYOUT_TABLES = tuple(
     ).ljust(256, bytes([APART]))
     for kind in range(14)
 )
-# The plans of each layout met so far, one dict per kind; see _remember.
+# The plans of each layout met so far, one dict per kind; see remember.
 _LAYOUT_LIMIT = 1 << 14
 _BY_LAYOUT: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(14))
+# Per card index, what its plans are looked up with: the layout table, the
+# cache and the card's kind; None for the sweepers (jacks and the 7D), which
+# take the whole floor. The match reads this directly on its hot path.
+CARD_LOOKUPS = tuple(
+    None if c.is_sweeper else (_LAYOUT_TABLES[_KIND[c.index]], _BY_LAYOUT[_KIND[c.index]], _KIND[c.index])
+    for c in Card.deck()
+)
 
 
 def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None) -> tuple[Plan, ...]:
@@ -151,7 +158,7 @@ def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None)
     )
 
 
-_ALL_POSITIONS = tuple(tuple(range(n)) for n in range(53))
+ALL_POSITIONS = tuple(tuple(range(n)) for n in range(53))
 
 
 def plan_positions_for(
@@ -164,17 +171,18 @@ def plan_positions_for(
     """
     if not floor:
         return ()
-    if card.is_sweeper:
-        return (_ALL_POSITIONS[len(floor)],)
+    lookup = CARD_LOOKUPS[card.index]
+    if lookup is None:
+        return (ALL_POSITIONS[len(floor)],)  # a sweeper takes everything
     if indexes is None:
         indexes = bytes([c.index for c in floor])
-    kind = _KIND[card.index]
-    layout = indexes.translate(_LAYOUT_TABLES[kind])
-    found = _BY_LAYOUT[kind].get(layout)
-    return found if found is not None else _remember(kind, layout)
+    table, known, kind = lookup
+    layout = indexes.translate(table)
+    found = known.get(layout)
+    return found if found is not None else remember(kind, layout)
 
 
-def _remember(kind: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
+def remember(kind: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
     """Search a layout not yet in the cache and keep the answer. A full cache
     forgets its older half first: a plain dict, bounded, is several times
     quicker to ask than an ``lru_cache``, and most questions are repeats."""

@@ -219,6 +219,7 @@ def test_illegal_play_match_over() -> None:
     assert match.to_move is None
     assert "over" in refused(match, 0, "AC")
     assert "over" in refused(match, 1, "AC")
+    assert "over" in refused(match, None, Card.parse("AC"))
 
 
 def test_scores_are_per_side_seats_0_and_2_are_side_0() -> None:
