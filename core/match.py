@@ -99,12 +99,12 @@ class Match:
         match.seed = seed if seed is not None else secrets.randbits(64)
         match._given_decks = [_checked_deck(d, i) for i, d in enumerate(decks or ())]
         match.decks_used = []
-        match.plays = []
         match.scores = (0, 0)
         match.carry = 0
         match.rounds = []
         match.winner = None
-        match.history = []
+        match._plays_seen = []
+        match._history = []
         match.round_no = 0
         match._start_round()
         return match
@@ -116,12 +116,14 @@ class Match:
     seed: object
     _given_decks: list[list[Card]]
     decks_used: list[list[Card]]
-    plays: list[str]
     scores: tuple[int, int]
     carry: int
     rounds: list[RoundSummary]
     winner: int | None
-    history: list[PublicPlay]
+    # Every play as (round_no, seat, card, taken, basra, plan as recorded):
+    # the history and the record's plays, named and written out when read.
+    _plays_seen: list[tuple[int, int, Card, tuple[Card, ...], bool, int]]
+    _history: list[PublicPlay]
     round_no: int
     dealer: int
     to_move: int | None
@@ -230,6 +232,23 @@ class Match:
         """The plans ``card`` has on the floor now, numbered from 1 in this order."""
         return capture_plans(_card(card), self._floor, self.rules)
 
+    @property
+    def history(self) -> list[PublicPlay]:
+        """Every play of the match as the whole table saw it, oldest first."""
+        named = self._history
+        if len(named) < len(self._plays_seen):
+            named += [_new(PublicPlay, play[:5]) for play in self._plays_seen[len(named) :]]
+        return named
+
+    @property
+    def plays(self) -> list[str]:
+        """The plays in record notation. A record names the plan unless it is
+        the default: plan 1, or laying a card that takes nothing."""
+        return [
+            card.code if plan == 1 else f"{card.code}/{plan}"
+            for _, _, card, _, _, plan in self._plays_seen
+        ]
+
     def opening_events(self) -> list[ev.Event]:
         """The events of the match's creation: MatchStarted and the first deal."""
         return list(self._opening)
@@ -303,16 +322,14 @@ class Match:
         else:
             raise IllegalPlay(f"illegal play '{played}/{plan}': no such plan (it has {len(options)})")
 
-        # Accepted: from here on nothing raises. The events and the history
-        # are built with tuple.__new__, skipping the named tuples' keyword
-        # handling: this is the path every search and replay runs through.
+        # Accepted: from here on nothing raises. The events are built with
+        # tuple.__new__, skipping the named tuples' keyword handling, and the
+        # history as plain tuples, named only when it is read: this is the
+        # path every search and replay runs through.
         hand.remove(played)
         rno = self.round_no
         code = played.code
         out: list[ev.Event] = [_new(ev.CardPlayed, (rno, seat, code, number, _CARD_PLAYED))]
-        # A record names the plan unless it is the default: plan 1, or laying
-        # a card that takes nothing. A capturing card laid is written "/0".
-        self.plays.append(code if number == 1 or not options else f"{code}/{number}")
         if number:
             positions = options[number - 1]
             side = seat & 1
@@ -336,11 +353,12 @@ class Match:
             if basra:
                 self._basras[side] += 1
                 out.append(ev.Basra(rno, seat, side, code))
-            self.history.append(_new(PublicPlay, (rno, seat, played, taken, basra)))
+            self._plays_seen.append((rno, seat, played, taken, basra, number))
         else:
             floor.append(played)
             self._floor_indexes += _INDEX_BYTES[played.index]
-            self.history.append(_new(PublicPlay, (rno, seat, played, (), False)))
+            # A capturing card laid is recorded as plan 0; one that takes nothing as plan 1.
+            self._plays_seen.append((rno, seat, played, (), False, 0 if options else 1))
         self.to_move = (seat + 1) % self.players
         if not hand and not any(self._hands):
             if self._stock:
