@@ -26,6 +26,7 @@ HAND_SIZE = 4
 FLOOR_SIZE = 4
 
 _new = tuple.__new__
+_DEFAULT_RULES = Rules()  # frozen: one instance serves every match
 _INDEX_BYTES = tuple(bytes([i]) for i in range(52))
 _CARD_PLAYED = ev.CardPlayed._field_defaults["kind"]
 _CARDS_TAKEN = ev.CardsTaken._field_defaults["kind"]
@@ -94,7 +95,7 @@ class Match:
             raise BasraError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
         match = object.__new__(cls)
         match.players = players
-        match.rules = rules if rules is not None else Rules()
+        match.rules = rules if rules is not None else _DEFAULT_RULES
         match.first_dealer = dealer
         match.seed = seed if seed is not None else secrets.randbits(64)
         match._given_decks = [_checked_deck(d, i) for i, d in enumerate(decks or ())]
