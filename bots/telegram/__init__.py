@@ -8,6 +8,13 @@ message, one table message per round, one live hand message per player),
 reports chats the bot may not write to. Run it with ``python -m bots.telegram``.
 """
 
+import os
+
+# python-telegram-bot 22 gives durations such as RetryAfter.retry_after as
+# timedeltas once this is set, and warns on every flood-control error until
+# then; the bot reads them either way (see outbox).
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
 from .application import BasraTelegram, build_application
 from .settings import TelegramSettings
 

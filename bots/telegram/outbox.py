@@ -26,6 +26,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import Enum
 from typing import Any, Final
 
@@ -216,7 +217,7 @@ class Outbox:
                 return Sent(Outcome.BLOCKED)
             except RetryAfter as error:
                 # The rate limiter already waited and retried; leave the rest to the Retrier.
-                return Sent(Outcome.FAILED, retry_after=error._retry_after.total_seconds())
+                return Sent(Outcome.FAILED, retry_after=_seconds(error.retry_after))
             except TimedOut:
                 if not repeat_timeouts or pause is None:
                     return Sent(Outcome.FAILED)
@@ -293,3 +294,8 @@ class Retrier:
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         self._tasks.clear()
         self._jobs.clear()
+
+
+def _seconds(duration: float | timedelta) -> float:
+    """A duration from python-telegram-bot, a timedelta or (without PTB_TIMEDELTA) seconds."""
+    return duration.total_seconds() if isinstance(duration, timedelta) else float(duration)
