@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import islice
 
 from .cards import Card
@@ -183,20 +183,27 @@ def plan_positions_for(
 
 
 def remember(kind: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
-    """Search a layout not yet in the cache and keep the answer. A full cache
-    forgets its older half first: a plain dict, bounded, is several times
-    quicker to ask than an ``lru_cache``, and most questions are repeats."""
+    """Search a layout not yet in the cache and keep the answer.
+
+    The caches are plain dicts, bounded by ``_keep``: several times quicker
+    to ask than an ``lru_cache``, and most questions are repeats."""
     if kind > 10:
         same = tuple([i for i, code in enumerate(layout) if code == SAME])
         found: tuple[tuple[int, ...], ...] = (same,) if same else ()
     else:
         found = plan_positions(kind, layout)
-    cache = _BY_LAYOUT[kind]
+    return _keep(_BY_LAYOUT[kind], layout, found)
+
+
+def _keep(
+    cache: dict[bytes, tuple[tuple[int, ...], ...]], layout: bytes, plans: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...]:
+    """Cache ``plans`` for ``layout``; a full cache forgets its older half first."""
     if len(cache) >= _LAYOUT_LIMIT:
         for key in list(islice(cache, _LAYOUT_LIMIT // 2)):
             del cache[key]
-    cache[layout] = found
-    return found
+    cache[layout] = plans
+    return plans
 
 
 def is_basra(card: Card, floor: Sequence[Card], rules: Rules) -> bool:
@@ -219,7 +226,10 @@ def plan_positions(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
     and are moved back to the floor's positions.
     """
     relevant = layout.translate(None, _APART_BYTE)
-    plans = _RELEVANT_PLANS[value](relevant)
+    known = _RELEVANT[value]
+    plans = known.get(relevant)
+    if plans is None:
+        plans = _keep(known, relevant, _relevant_plans(value, relevant))
     if len(relevant) == len(layout) or not plans:
         return plans
     where = [i for i, code in enumerate(layout) if code != APART]
@@ -263,15 +273,15 @@ def _relevant_plans(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
 # The plans of the cards that matter, cached on layouts without the cards
 # apart: random floors share their relevant cards far more often than
 # whole layouts.
-_RELEVANT_PLANS = tuple(lru_cache(maxsize=1 << 13)(partial(_relevant_plans, value)) for value in range(11))
+_RELEVANT: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(11))
 
 
 def clear_caches() -> None:
     """Forget every cached answer (for timing the search cold)."""
     for by_layout in _BY_LAYOUT:
         by_layout.clear()
-    for cached in _RELEVANT_PLANS:
-        cached.cache_clear()
+    for relevant in _RELEVANT:
+        relevant.clear()
     _takings.cache_clear()
 
 
