@@ -647,18 +647,19 @@ class TableService(Runner):
             raise BadInput(f"cannot move {old_chat_id!r} to another platform")
         if old_chat_id == new_chat_id:
             return
-        await self._store.move_chat(old_chat_id, new_chat_id)
-        settings = self._chat_settings.pop(old_chat_id, None)
-        if settings is not None and self._chat_settings.get(new_chat_id) is None:
-            self._chat_settings[new_chat_id] = settings.model_copy(update={"chat_id": new_chat_id})
         table_id = self._by_chat.get(old_chat_id)
         live = self._tables.get(table_id) if table_id else None
-        if live is None:
+        if live is None or new_chat_id in self._by_chat:
+            await self._move_stored(old_chat_id, new_chat_id)
+            if live is not None:
+                raise TableExists(f"{new_chat_id!r} already has a table")
             return
-        if new_chat_id in self._by_chat:
-            raise TableExists(f"{new_chat_id!r} already has a table")
 
         async def decide() -> Decision[None]:
+            # Under the table's lock, so the match cannot end (and be stored
+            # under the old id) between the stored rows moving and the live
+            # table following them.
+            await self._move_stored(old_chat_id, new_chat_id)
             if live.record.chat_id != old_chat_id or not live.record.is_open:
                 return None, []
             await self._save(live, lambda r: r.model_copy(update={"chat_id": new_chat_id}))
@@ -670,6 +671,13 @@ class TableService(Runner):
             return None, [TableUpdated(self._table_view(live), public)]  # the hands stay where they are
 
         await self._run(live, decide)
+
+    async def _move_stored(self, old_chat_id: str, new_chat_id: str) -> None:
+        """The chat's stored settings, results and closed tables to the new id (open tables move live)."""
+        await self._store.move_chat(old_chat_id, new_chat_id)
+        settings = self._chat_settings.pop(old_chat_id, None)
+        if settings is not None and self._chat_settings.get(new_chat_id) is None:
+            self._chat_settings[new_chat_id] = settings.model_copy(update={"chat_id": new_chat_id})
 
     async def settings(self, chat_id: str) -> SettingsView:
         """The chat's variants, clock and language."""
