@@ -42,6 +42,7 @@ from ..service import (
 )
 from .delivery import content_of
 from .keyboards import StartPayload, deep_link
+from .outbox import Outcome
 from .replies import Context, Replies, person_of, short
 
 log = logging.getLogger(__name__)
@@ -231,8 +232,11 @@ class Presses(Replies):
         else:
             view = await self.service.set_chat_language(chat, arg if arg in ("ar", "en") else None)
         t = translator(view.effective_language)
-        await self.delivery.outbox.edit(message.chat_id, message.message_id,
-                                        content_of(render_settings(view, t)))
+        panel = content_of(render_settings(view, t))
+        sent = await self.delivery.outbox.edit(message.chat_id, message.message_id, panel)
+        if sent.outcome is Outcome.MOVED and sent.moved_to is not None:
+            # The group became a supergroup: its old messages can no longer be edited.
+            await self.delivery.outbox.send(sent.moved_to, panel)
         return False
 
     async def _is_admin(self, message: Message, person: Person) -> bool:

@@ -234,3 +234,23 @@ async def test_a_reply_refused_in_the_old_group_goes_to_the_supergroup(
         await world.send(badr, group, "/score")
         assert calls_to(server, group, since) == []
         assert len(server.messages(supergroup, bot_only=True)) == 3
+
+
+async def test_a_settings_press_on_the_old_panel_draws_it_again_in_the_supergroup(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, _, group = basic_group(server)
+    async with World(server, database) as world:
+        await world.send(alice, group, "/settings")
+        panel = server.last_message(group)
+        supergroup, _ = server.group_upgrades(group, alice)  # no notice
+        await world.press_verb(alice, panel, "variant")  # match to 100, on the old group's panel
+
+        settings = await world.basra.service.settings(f"tg:{supergroup.id}")
+        assert settings.rules.target == 100
+        [redrawn] = server.messages(supergroup, bot_only=True)
+        # The same panel (the same buttons), showing the change.
+        verbs = [data.split("|")[1] for data in panel.button_data()]
+        assert [data.split("|")[1] for data in redrawn.button_data()] == verbs
+        assert redrawn.button_data() != panel.button_data()
+        assert redrawn.current.source != panel.current.source
