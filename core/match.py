@@ -26,7 +26,7 @@ HAND_SIZE = 4
 FLOOR_SIZE = 4
 
 _new = tuple.__new__
-_DEFAULT_RULES = Rules()  # frozen: one instance serves every match
+_DEFAULT_RULES = Rules.preset("default")  # frozen: one instance serves every match
 _INDEX_BYTES = tuple(bytes([i]) for i in range(52))
 _CARD_PLAYED = ev.CardPlayed._field_defaults["kind"]
 _CARDS_TAKEN = ev.CardsTaken._field_defaults["kind"]
@@ -35,13 +35,9 @@ _DEALT = ev.Dealt._field_defaults["kind"]
 _ROUND_SCORED = ev.RoundScored._field_defaults["kind"]
 
 
-def shuffled_deck(seed: object, round_no: int) -> list[Card]:
-    """The deck for a round of a seeded match: the same seed and round, the same deck."""
-    return list(itemgetter(*_shuffled_order(seed, round_no))(_DECK))
-
-
 def _shuffled_order(seed: object, round_no: int) -> bytes:
-    """The deck indexes of a seeded round's deck, top card first.
+    """The deck indexes of a seeded round's deck, top card first: the same
+    seed and round, the same deck.
 
     Every card gets a key from SHAKE-128 of the seed and round: a double in
     [1, 2) whose lowest mantissa byte is the card's own index, under 44

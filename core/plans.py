@@ -40,7 +40,7 @@ from itertools import islice
 from .cards import Card
 from .rules import Rules
 
-_DEFAULT_RULES = Rules()
+_DEFAULT_RULES = Rules.preset("default")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ _LAYOUT_TABLES = tuple(
     for kind in range(14)
 )
 # The plans of each layout met so far, one dict per kind; see remember.
-_LAYOUT_LIMIT = 1 << 13  # per kind: about 15 MB in all when full
+_LAYOUT_LIMIT = 1 << 13  # per kind and cache: the layout dicts hold about 15 MB when full
 _BY_LAYOUT: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(14))
 # Per card index, what its plans are looked up with: the layout table, the
 # cache and the card's kind; None for the sweepers (jacks and the 7D), which

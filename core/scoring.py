@@ -84,7 +84,6 @@ def score_round(
     else:
         carry_out = carry + rules.majority_points
     breakdown = []
-    totals = []
     for side in (0, 1):
         pile = piles[side]
         aces = jacks = two_clubs = ten_diamonds = 0
@@ -97,11 +96,11 @@ def score_round(
                 two_clubs = 2
             else:
                 ten_diamonds = 3
-        items = (majority[side], aces, jacks, two_clubs, ten_diamonds, 10 * basras[side])
-        breakdown.append(_new(Points, items))
-        totals.append(sum(items))
+        breakdown.append(
+            _new(Points, (majority[side], aces, jacks, two_clubs, ten_diamonds, 10 * basras[side]))
+        )
+    a, b = breakdown
     return _new(
         RoundSummary,
-        (round_no, dealer, counts, (basras[0], basras[1]), (breakdown[0], breakdown[1]), carry, carry_out,
-         (totals[0], totals[1])),
+        (round_no, dealer, counts, (basras[0], basras[1]), (a, b), carry, carry_out, (a.total, b.total)),
     )
