@@ -234,9 +234,9 @@ class Presses(Replies):
         t = translator(view.effective_language)
         panel = content_of(render_settings(view, t))
         sent = await self.delivery.outbox.edit(message.chat_id, message.message_id, panel)
-        if sent.outcome is Outcome.MOVED and sent.moved_to is not None:
+        if sent.outcome is Outcome.MOVED:
             # The group became a supergroup: its old messages can no longer be edited.
-            await self.delivery.outbox.send(sent.moved_to, panel)
+            await self.delivery.send(message.chat_id, panel)
         return False
 
     async def _is_admin(self, message: Message, person: Person) -> bool:
