@@ -17,7 +17,7 @@ from bots.render import render_notice
 from bots.service import TableUpdated, TableView
 from bots.telegram.delivery import content_of
 from tests.fakes import ApiCall, FakeChat, FakeMessage, FakeTelegram, FakeUser
-from tests.telegram.world import CARD_LABEL, HandLedger, World
+from tests.telegram.world import CARD_LABEL, HandLedger, World, start_match, to_move
 
 
 def basic_group(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
@@ -25,21 +25,6 @@ def basic_group(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
     for user in (alice, badr):
         server.private_chat(user)
     return alice, badr, server.add_group("Cafe", [alice, badr], supergroup=False)
-
-
-async def start_match(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser) -> TableView:
-    await world.send(alice, group, "/newgame")
-    lobby = world.server.last_message(group)
-    await world.press_verb(badr, lobby, "join")
-    await world.press_verb(alice, lobby, "start")
-    table = await world.table(group)
-    assert table is not None
-    return table
-
-
-def to_move(table: TableView, alice: FakeUser, badr: FakeUser) -> FakeUser:
-    assert table.to_move is not None
-    return alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
 
 
 def drawn(table: TableView) -> str:

@@ -5,14 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
-from tests.telegram.world import World
-
-
-async def started_match(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser) -> None:
-    await world.send(alice, group, "/newgame")
-    lobby = world.server.last_message(group)
-    await world.press_verb(badr, lobby, "join")
-    await world.press_verb(alice, lobby, "start")
+from tests.telegram.world import World, start_match, to_move
 
 
 def players(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
@@ -27,7 +20,7 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
 ) -> None:
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await started_match(world, group, alice, badr)
+        await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
         waiting = alice if table.seats[table.to_move].player_id != f"tg:{alice.id}" else badr
@@ -52,10 +45,10 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
 async def test_a_stale_press_gets_an_alert_and_a_fresh_view(server: FakeTelegram, database: Path) -> None:
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await started_match(world, group, alice, badr)
+        await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
-        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        mover = to_move(table, alice, badr)
         other = badr if mover is alice else alice
         hand = world.hand_message(mover)
         old_play = None
@@ -81,10 +74,10 @@ async def test_forged_presses_are_refused_without_changing_anything(
     server.join(eve, group)
     server.private_chat(eve)
     async with World(server, database) as world:
-        await started_match(world, group, alice, badr)
+        await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
-        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        mover = to_move(table, alice, badr)
         hand = world.hand_message(mover)
         card = world.buttons(hand, "card")[0].split("|")[4]
         play = f"b1|play|{table.table_id}|{table.version}|{card}|1"
@@ -113,10 +106,10 @@ async def test_forged_presses_are_refused_without_changing_anything(
 async def test_a_hint_outside_practice_is_refused(server: FakeTelegram, database: Path) -> None:
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await started_match(world, group, alice, badr)
+        await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
-        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        mover = to_move(table, alice, badr)
         hand = world.hand_message(mover)
         assert not world.buttons(hand, "hint")
         update = await world.forge(mover, hand, f"b1|hint|{table.table_id}|{table.version}")
@@ -130,10 +123,8 @@ async def test_a_confirmed_play_stops_the_spinner_while_its_notices_go_out(
 ) -> None:
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await started_match(world, group, alice, badr)
-        table = await world.table(group)
-        assert table is not None and table.to_move is not None
-        mover = alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
+        table = await start_match(world, group, alice, badr)
+        mover = to_move(table, alice, badr)
         await world.press_verb(mover, world.hand_message(mover), "card")
         server.latency = 0.05  # every call is a network round trip
         update = await world.press_verb(mover, world.hand_message(mover), "play")

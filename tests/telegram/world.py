@@ -247,3 +247,20 @@ class HandLedger:
                     assert not leaked, f"{sorted(leaked)} in another's hand shown in {chat}: {version.text!r}"
                     checked += 1
         assert checked and self.snapshots, "nothing was checked"
+
+
+async def start_match(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser) -> TableView:
+    """Alice opens a 1-v-1 lobby in the group, Badr joins, Alice starts: the table."""
+    await world.send(alice, group, "/newgame")
+    lobby = world.server.last_message(group)
+    await world.press_verb(badr, lobby, "join")
+    await world.press_verb(alice, lobby, "start")
+    table = await world.table(group)
+    assert table is not None
+    return table
+
+
+def to_move(table: TableView, alice: FakeUser, badr: FakeUser) -> FakeUser:
+    """Which of the two players is to move."""
+    assert table.to_move is not None
+    return alice if table.seats[table.to_move].player_id == f"tg:{alice.id}" else badr
