@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.service import HandView, ManualClock, Notice, StaleView, TableService
+from bots.service import HandView, ManualClock, Notice, StaleView, TableService, TableView
 from storage import SqliteStore
 from tests.service.helpers import ALICE, BADR, GROUP, QUIET, FakePlatform
 
@@ -88,14 +88,20 @@ async def test_remember_and_preview_work_from_inside_deliver_while_the_next_acti
         assert versions == sorted(versions) and versions[-1] == played.version
 
 
-async def test_references_kept_while_a_play_commits_lose_neither(
-    service: TableService, platform: FakePlatform
-) -> None:
+async def first_turn(service: TableService) -> tuple[TableView, HandView]:
+    """Alice and Badr's 1-v-1, started in the group: the table, and the hand of the seat to move."""
     lobby = await service.new_lobby(GROUP, ALICE)
     await service.join(lobby.table_id, BADR)
     table = await service.start_match(lobby.table_id, ALICE)
     mover = table.seats[table.to_move or 0].player_id or ""
-    hand = await service.hand(table.table_id, mover)
+    return table, await service.hand(table.table_id, mover)
+
+
+async def test_references_kept_while_a_play_commits_lose_neither(
+    service: TableService, platform: FakePlatform
+) -> None:
+    table, hand = await first_turn(service)
+    mover = hand.player_id
     keeping = [service.remember(table.table_id, f"ref{i}", i) for i in range(5)]
     playing = service.play(table.table_id, mover, hand.version, hand.hand[0])
     played, *_ = await asyncio.gather(playing, *keeping)
@@ -119,11 +125,8 @@ async def test_references_of_a_finished_match_are_kept_even_at_once(
 async def test_a_plays_acknowledgement_runs_once_it_is_committed_and_never_for_a_refused_play(
     service: TableService, platform: FakePlatform, db_path: Path
 ) -> None:
-    lobby = await service.new_lobby(GROUP, ALICE)
-    await service.join(lobby.table_id, BADR)
-    table = await service.start_match(lobby.table_id, ALICE)
-    mover = table.seats[table.to_move or 0].player_id or ""
-    hand = await service.hand(table.table_id, mover)
+    table, hand = await first_turn(service)
+    mover = hand.player_id
     stored_then: list[int] = []
 
     async def acknowledge() -> None:
