@@ -51,7 +51,7 @@ _MOVE_CHAT: Final = (
     "UPDATE OR IGNORE chat_settings SET chat_id = :new WHERE chat_id = :old",
     "UPDATE results SET chat_id = :new WHERE chat_id = :old",
     "UPDATE tables SET chat_id = :new, revision = revision + 1, updated_at = :now"
-    " WHERE chat_id = :old AND status NOT IN ('lobby', 'running')",
+    f" WHERE chat_id = :old AND NOT {_OPEN}",
 )
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
