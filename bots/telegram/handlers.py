@@ -34,7 +34,6 @@ from ..service import (
     Person,
     ServiceError,
     TableView,
-    chat_id,
 )
 from .keyboards import StartPayload, deep_link
 from .presses import LEVEL_WORDS, Presses
@@ -56,7 +55,7 @@ class Handlers(Presses):
             if message is None or user is None or user.is_bot:
                 return
             person = person_of(user)
-            chat = chat_id("tg", self.delivery.moves.where(message.chat_id))
+            chat = self.delivery.moves.service_id(message.chat_id)
             try:
                 await work(message, person, chat, list(context.args or []))
             except ServiceError as error:

@@ -35,6 +35,11 @@ class ChatMoves:
         """The id a chat has now: a group that became a supergroup is found under the new one."""
         return self._to.get(chat, chat)
 
+    def service_id(self, chat: int) -> str:
+        """The service's id for a chat as it is now (a message from an upgraded group's old id
+        acts on the supergroup)."""
+        return chat_id("tg", self.where(chat))
+
     async def follow(self, old: int, new: int) -> None:
         """The group ``old`` is now the supergroup ``new``: send there from now on, and move
         its game there (a second move of the same chat changes nothing)."""

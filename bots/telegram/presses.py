@@ -36,7 +36,6 @@ from ..service import (
     ServiceError,
     StaleView,
     TableView,
-    chat_id,
     player_id,
     raw_id,
 )
@@ -73,7 +72,7 @@ class Presses(Replies):
             return
         person = person_of(query.from_user)
         message = query.message if isinstance(query.message, Message) else None
-        chat = chat_id("tg", self.delivery.moves.where(message.chat_id)) if message is not None else None
+        chat = self.delivery.moves.service_id(message.chat_id) if message is not None else None
         answered = False
         try:
             answered = await self._press(query, message, person, chat)
