@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core import Card, Match, capture_plans
 from core import plans as plan_search
+from core.compiled import is_compiled, stale_reason
 
 
 def rounds_per_second(seconds: float, seed: int) -> float:
@@ -83,6 +84,8 @@ def main() -> None:
     parser.add_argument("--floors", type=int, default=3000, help="floors for the capture-plan timing")
     args = parser.parse_args()
 
+    reason = stale_reason()
+    print("engine: " + ("compiled with mypyc" if is_compiled() else f"from its sources ({reason or 'not compiled'})"))
     rates = [rounds_per_second(args.seconds, seed) for seed in range(args.runs)]
     print(
         "random-play 2-player rounds per second (one core): median "

@@ -6,6 +6,10 @@
 (4, 4, 40)
 """
 
+from .compiled import run_from_sources_if_needed
+
+run_from_sources_if_needed()  # before any compiled module is imported
+
 from .cards import Card
 from .errors import BasraError, IllegalPlay, RecordError
 from .events import Event, event_from_dict, to_dict

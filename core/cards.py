@@ -13,7 +13,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from types import MemberDescriptorType
+from typing import Final, final
 
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: Final = ("C", "D", "H", "S")
@@ -21,6 +22,7 @@ SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _SYMBOL_TO_SUIT: Final = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
+@final
 class Card:
     """One playing card; there are exactly 52 instances, shared by everyone.
 
@@ -28,6 +30,7 @@ class Card:
     computer players' searches. Cards have no ordering of their own (sort
     them by ``index``): any comparison method written in Python would send
     every ``==``, ``in`` and ``list.remove`` on cards through Python code.
+    Cards come from ``parse`` and ``deck``; their fields cannot be changed.
     """
 
     __slots__ = (
@@ -43,37 +46,24 @@ class Card:
         "value",
     )
 
-    rank: str
-    suit: str
-    index: int
-    value: int
-    points: int
-    code: str
-    is_number: bool
+    rank: Final[str]
+    suit: Final[str]
+    index: Final[int]
+    value: Final[int]
+    """A..10 count their face value in sums; face cards 0."""
+    code: Final[str]
+    points: Final[int]
+    is_number: Final[bool]
     """A..10: the cards that have a value and can join a sum."""
-    is_jack: bool
-    is_seven_of_diamonds: bool
-    is_sweeper: bool
+    is_jack: Final[bool]
+    is_seven_of_diamonds: Final[bool]
+    is_sweeper: Final[bool]
     """A jack or the 7D: takes the whole floor."""
 
-    _ALL: tuple[Card, ...]
-    _BY_TEXT: dict[str, Card]
-
-    def __new__(cls, rank: str, suit: str) -> Card:  # pragma: no cover - via parse
-        try:
-            return cls._BY_TEXT[rank + suit]
-        except (AttributeError, KeyError):
-            raise ValueError(f"not a card: {rank}{suit!s}") from None
-
-    @classmethod
-    def _make(cls, rank: str, suit: str, index: int) -> Card:
-        card = object.__new__(cls)
-        object.__setattr__(card, "rank", rank)
-        object.__setattr__(card, "suit", suit)
-        object.__setattr__(card, "index", index)
+    def __init__(self, rank: str, suit: str, index: int, token: object = None) -> None:
+        if token is not _MAKE:
+            raise TypeError("cards come from Card.parse or Card.deck")
         value = RANKS.index(rank) + 1
-        object.__setattr__(card, "value", value if value <= 10 else 0)
-        object.__setattr__(card, "code", rank + suit)
         points = 0
         if rank in ("A", "J"):
             points = 1
@@ -81,15 +71,16 @@ class Card:
             points = 2
         elif rank + suit == "10D":
             points = 3
-        object.__setattr__(card, "points", points)
-        object.__setattr__(card, "is_number", 1 <= value <= 10)
-        object.__setattr__(card, "is_jack", rank == "J")
-        object.__setattr__(card, "is_seven_of_diamonds", rank + suit == "7D")
-        object.__setattr__(card, "is_sweeper", rank == "J" or rank + suit == "7D")
-        return card
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
+        self.rank = rank
+        self.suit = suit
+        self.index = index
+        self.value = value if value <= 10 else 0
+        self.code = rank + suit
+        self.points = points
+        self.is_number = 1 <= value <= 10
+        self.is_jack = rank == "J"
+        self.is_seven_of_diamonds = rank + suit == "7D"
+        self.is_sweeper = rank == "J" or rank + suit == "7D"
 
     def __hash__(self) -> int:
         # By deck position, so sets of cards iterate in the same order in
@@ -106,27 +97,27 @@ class Card:
         return self
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         """Read a card: rank then suit, suit as letter or symbol, any case."""
         if not isinstance(text, str):
             raise ValueError(f"not a card: {text!r}")
         key = text.strip().upper()
         if key and key[-1] in _SYMBOL_TO_SUIT:
             key = key[:-1] + _SYMBOL_TO_SUIT[key[-1]]
-        card = cls._BY_TEXT.get(key)
+        card = _BY_TEXT.get(key)
         if card is None or not text.strip():
             raise ValueError(f"not a card: {text!r}")
         return card
 
     @classmethod
-    def of(cls, card: Card | str) -> Card:
+    def of(cls, card: object) -> Card:
         """A card given as a Card or as text."""
         return card if isinstance(card, Card) else cls.parse(card)
 
     @classmethod
     def deck(cls) -> tuple[Card, ...]:
         """The 52 cards in a fixed order: clubs, diamonds, hearts, spades, each A..K."""
-        return cls._ALL
+        return _ALL
 
     @property
     def symbol(self) -> str:
@@ -140,16 +131,22 @@ class Card:
         return f"Card({self.code!r})"
 
 
-def _build() -> None:
-    cards: list[Card] = []
-    for suit in SUITS:
-        for rank in RANKS:
-            cards.append(Card._make(rank, suit, len(cards)))
-    type.__setattr__(Card, "_ALL", tuple(cards))
-    type.__setattr__(Card, "_BY_TEXT", {card.code: card for card in cards})
+_MAKE: Final = object()  # the 52 cards' pass to the constructor
+_ALL: Final[tuple[Card, ...]] = tuple(
+    Card(rank, suit, i, _MAKE) for i, (suit, rank) in enumerate((s, r) for s in SUITS for r in RANKS)
+)
+_BY_TEXT: Final[dict[str, Card]] = {card.code: card for card in _ALL}
 
 
-_build()
+def _refuse_change(card: Card, name: str, value: object) -> None:
+    raise AttributeError(f"cards are immutable: {name!r} of {card!r}")
+
+
+# Compiled (see core/compiled.py) the fields are read-only attributes of a
+# native class. Run from source they are plain slots: once the 52 cards are
+# made, setting one is refused here instead.
+if isinstance(vars(Card)["code"], MemberDescriptorType):
+    type.__setattr__(Card, "__setattr__", _refuse_change)
 
 
 def parse_cards(items: object) -> list[Card]:

@@ -26,6 +26,7 @@ HAND_SIZE = 4
 FLOOR_SIZE = 4
 
 _new = tuple.__new__
+_MAKE = object()  # Match.new's pass to the constructor
 _DEFAULT_RULES = Rules.preset("default")  # frozen: one instance serves every match
 _INDEX_BYTES = tuple(bytes([i]) for i in range(52))
 _CARD_PLAYED = ev.CardPlayed._field_defaults["kind"]
@@ -65,20 +66,21 @@ _PACK_KEYS = struct.Struct("<52d").pack
 class Match:
     """One match, 2 players or 2-v-2. Seats 0 and 2 are side 0; 1 and 3 side 1."""
 
-    def __init__(self) -> None:  # use Match.new or Match.from_record
-        raise TypeError("use Match.new(...)")
+    def __init__(self, token: object = None) -> None:  # use Match.new or Match.from_record
+        if token is not _MAKE:
+            raise TypeError("use Match.new(...)")
 
     # -- creation -----------------------------------------------------------
 
     @classmethod
     def new(
         cls,
-        players: int = 2,
+        players: object = 2,
         rules: Rules | None = None,
         *,
         seed: object = None,
         decks: Sequence[Sequence[Card | str]] | None = None,
-        dealer: int = 0,
+        dealer: object = 0,
     ) -> Match:
         """Start a match and deal its first round.
 
@@ -89,7 +91,7 @@ class Match:
             raise BasraError(f"a match has 2 or 4 players, not {players!r}")
         if dealer.__class__ is not int or not 0 <= dealer < players:
             raise BasraError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-        match = object.__new__(cls)
+        match = cls(_MAKE)
         match.players = players
         match.rules = rules if rules is not None else _DEFAULT_RULES
         match.first_dealer = dealer
@@ -203,10 +205,10 @@ class Match:
 
     # -- reading ------------------------------------------------------------
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        if seat.__class__ is not int or not 0 <= seat < self.players:
-            self._check_seat(seat)
-        return tuple(self._hands[seat])
+    def hand(self, seat: object) -> tuple[Card, ...]:
+        if seat.__class__ is int and 0 <= seat < self.players:
+            return tuple(self._hands[seat])
+        return tuple(self._hands[self._check_seat(seat)])
 
     @property
     def floor(self) -> tuple[Card, ...]:
@@ -225,7 +227,7 @@ class Match:
     def over(self) -> bool:
         return self.winner is not None
 
-    def plans(self, card: Card | str) -> tuple[Plan, ...]:
+    def plans(self, card: object) -> tuple[Plan, ...]:
         """The plans ``card`` has on the floor now, numbered from 1 in this order."""
         return capture_plans(_card(card), self._floor, self.rules)
 
@@ -250,9 +252,9 @@ class Match:
         """The events of the match's creation: MatchStarted and the first deal."""
         return list(self._opening)
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: object) -> SeatView:
         """Everything ``seat`` may know, and nothing more."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return SeatView(
             seat=seat,
             players=self.players,
@@ -275,13 +277,14 @@ class Match:
             rounds=tuple(self.rounds),
         )
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
             raise IllegalPlay(f"no seat {seat!r} in a {self.players}-player match")
+        return seat
 
     # -- playing ------------------------------------------------------------
 
-    def play(self, seat: int, card: Card | str, plan: int | None = None) -> list[ev.Event]:
+    def play(self, seat: object, card: object, plan: object = None) -> list[ev.Event]:
         """Play ``card`` from ``seat``'s hand.
 
         ``plan`` is a number from ``plans(card)``: None takes plan 1 (or lays
@@ -289,10 +292,12 @@ class Match:
         with optional capture or when the card has no plan. Returns the events;
         raises IllegalPlay, changing nothing, when the play is refused.
         """
-        played = card
-        if seat.__class__ is not int or played.__class__ is not Card or seat != self.to_move:
-            played = self._turn_checked(seat, card)
-        hand = self._hands[seat]
+        if seat.__class__ is int and card.__class__ is Card and seat == self.to_move:
+            turn: int = seat
+            played: Card = card
+        else:
+            turn, played = self._turn_checked(seat, card)
+        hand = self._hands[turn]
         if played not in hand:
             raise IllegalPlay(f"illegal play '{played}': not in hand")
         floor = self._floor
@@ -326,10 +331,10 @@ class Match:
         hand.remove(played)
         rno = self.round_no
         code = played.code
-        out: list[ev.Event] = [_new(ev.CardPlayed, (rno, seat, code, number, _CARD_PLAYED))]
+        out: list[ev.Event] = [_new(ev.CardPlayed, (rno, turn, code, number, _CARD_PLAYED))]
         if number:
             positions = options[number - 1]
-            side = seat & 1
+            side = turn & 1
             if len(positions) == len(floor):
                 taken = tuple(floor)
                 basra = is_basra(played, floor, self.rules)
@@ -346,17 +351,17 @@ class Match:
             pile.append(played)
             self._last_capture = side
             codes = tuple([c.code for c in taken])
-            out.append(_new(ev.CardsTaken, (rno, seat, side, codes, False, _CARDS_TAKEN)))
+            out.append(_new(ev.CardsTaken, (rno, turn, side, codes, False, _CARDS_TAKEN)))
             if basra:
                 self._basras[side] += 1
-                out.append(ev.Basra(rno, seat, side, code))
-            self._plays_seen.append((rno, seat, played, taken, basra, number))
+                out.append(ev.Basra(rno, turn, side, code))
+            self._plays_seen.append((rno, turn, played, taken, basra, number))
         else:
             floor.append(played)
             self._floor_indexes += _INDEX_BYTES[played.index]
             # A capturing card laid is recorded as plan 0; one that takes nothing as plan 1.
-            self._plays_seen.append((rno, seat, played, (), False, 0 if options else 1))
-        self.to_move = (seat + 1) % self.players
+            self._plays_seen.append((rno, turn, played, (), False, 0 if options else 1))
+        self.to_move = (turn + 1) % self.players
         if not hand and not any(self._hands):
             if self._stock:
                 out.append(self._deal())
@@ -364,17 +369,18 @@ class Match:
                 out.extend(self._end_round())
         return out
 
-    def _turn_checked(self, seat: int, card: Card | str) -> Card:
-        """The card of a play that is not plainly its seat's turn with a Card, or IllegalPlay."""
+    def _turn_checked(self, seat: object, card: object) -> tuple[int, Card]:
+        """The seat and card of a play that is not plainly its seat's turn with
+        a Card, or IllegalPlay."""
         if self.to_move is None:
             raise IllegalPlay(f"illegal play {card!s}: the match is over")
-        self._check_seat(seat)
+        turn = self._check_seat(seat)
         played = _card(card)
-        if seat != self.to_move:
+        if turn != self.to_move:
             raise IllegalPlay(
-                f"illegal play '{played}': not seat {seat}'s turn (seat {self.to_move} to move)"
+                f"illegal play '{played}': not seat {turn}'s turn (seat {self.to_move} to move)"
             )
-        return played
+        return turn, played
 
     def _end_round(self) -> list[ev.Event]:
         out: list[ev.Event] = []
@@ -446,14 +452,18 @@ class Match:
         return fold_events(events)
 
 
-def _card(card: Card | str) -> Card:
-    try:
-        return card if isinstance(card, Card) else Card.parse(card)
-    except ValueError:
-        raise IllegalPlay(f"illegal play {card!r}: not a card") from None
+def _card(card: object) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        try:
+            return Card.parse(card)
+        except ValueError:
+            pass
+    raise IllegalPlay(f"illegal play {card!r}: not a card")
 
 
-def _checked_deck(deck: Sequence[Card | str], index: int) -> list[Card]:
+def _checked_deck(deck: object, index: int) -> list[Card]:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
         raise BasraError(f"deck {index + 1}: must be a list of 52 cards, not {deck!r}")
     try:
