@@ -12,7 +12,7 @@ import secrets
 import struct
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, parse_cards
@@ -22,18 +22,23 @@ from .rules import Rules
 from .scoring import RoundSummary, score_round
 from .view import PublicPlay, SeatView
 
-HAND_SIZE = 4
-FLOOR_SIZE = 4
+HAND_SIZE: Final = 4
+FLOOR_SIZE: Final = 4
 
-_new = tuple.__new__
-_MAKE = object()  # Match.new's pass to the constructor
-_DEFAULT_RULES = Rules.preset("default")  # frozen: one instance serves every match
-_INDEX_BYTES = tuple(bytes([i]) for i in range(52))
-_CARD_PLAYED = ev.CardPlayed._field_defaults["kind"]
-_CARDS_TAKEN = ev.CardsTaken._field_defaults["kind"]
-_ROUND_STARTED = ev.RoundStarted._field_defaults["kind"]
-_DEALT = ev.Dealt._field_defaults["kind"]
-_ROUND_SCORED = ev.RoundScored._field_defaults["kind"]
+# Final: compiled, these are read as C statics rather than looked up by name.
+_new: Final = tuple.__new__
+_MAKE: Final = object()  # Match.new's pass to the constructor
+_DEFAULT_RULES: Final = Rules.preset("default")  # frozen: one instance serves every match
+_INDEX_BYTES: Final = tuple(bytes([i]) for i in range(52))
+_CARD_LOOKUPS: Final = CARD_LOOKUPS
+_ALL_POSITIONS: Final = ALL_POSITIONS
+_CardPlayed: Final = ev.CardPlayed
+_CardsTaken: Final = ev.CardsTaken
+_CARD_PLAYED: Final = ev.CardPlayed._field_defaults["kind"]
+_CARDS_TAKEN: Final = ev.CardsTaken._field_defaults["kind"]
+_ROUND_STARTED: Final = ev.RoundStarted._field_defaults["kind"]
+_DEALT: Final = ev.Dealt._field_defaults["kind"]
+_ROUND_SCORED: Final = ev.RoundScored._field_defaults["kind"]
 
 
 def _shuffled_order(seed: object, round_no: int) -> bytes:
@@ -53,14 +58,14 @@ def _shuffled_order(seed: object, round_no: int) -> bytes:
     return _PACK_KEYS(*sorted(_UNPACK_KEYS(keys)))[0::8]
 
 
-_DECK = Card.deck()
-_CODES = tuple(c.code for c in _DECK)
-_DECK_SLOTS = bytes(range(52))
+_DECK: Final = Card.deck()
+_CODES: Final = tuple(c.code for c in _DECK)
+_DECK_SLOTS: Final = bytes(range(52))
 # Sign 0 and exponent 0x3FF: a double in [1, 2) whatever its mantissa.
-_EXPONENT_HIGH = b"\x3f" * 52
-_EXPONENT_LOW = bytes(b | 0xF0 for b in range(256))
-_UNPACK_KEYS = struct.Struct("<52d").unpack
-_PACK_KEYS = struct.Struct("<52d").pack
+_EXPONENT_HIGH: Final = b"\x3f" * 52
+_EXPONENT_LOW: Final = bytes(b | 0xF0 for b in range(256))
+_UNPACK_KEYS: Final = struct.Struct("<52d").unpack
+_PACK_KEYS: Final = struct.Struct("<52d").pack
 
 
 class Match:
@@ -87,9 +92,9 @@ class Match:
         ``decks`` gives each round's deck, top card first; rounds beyond it are
         shuffled from ``seed`` (a fresh random seed when None).
         """
-        if players.__class__ is not int or players not in (2, 4):
+        if type(players) is not int or players not in (2, 4):
             raise BasraError(f"a match has 2 or 4 players, not {players!r}")
-        if dealer.__class__ is not int or not 0 <= dealer < players:
+        if type(dealer) is not int or not 0 <= dealer < players:
             raise BasraError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
         match = cls(_MAKE)
         match.players = players
@@ -206,7 +211,7 @@ class Match:
     # -- reading ------------------------------------------------------------
 
     def hand(self, seat: object) -> tuple[Card, ...]:
-        if seat.__class__ is int and 0 <= seat < self.players:
+        if type(seat) is int and 0 <= seat < self.players:
             return tuple(self._hands[seat])
         return tuple(self._hands[self._check_seat(seat)])
 
@@ -292,7 +297,7 @@ class Match:
         with optional capture or when the card has no plan. Returns the events;
         raises IllegalPlay, changing nothing, when the play is refused.
         """
-        if seat.__class__ is int and card.__class__ is Card and seat == self.to_move:
+        if type(seat) is int and type(card) is Card and seat == self.to_move:
             turn: int = seat
             played: Card = card
         else:
@@ -304,8 +309,8 @@ class Match:
         # The plan search's cache, asked directly: plan_positions_for inlined.
         if not floor:
             options: tuple[tuple[int, ...], ...] = ()
-        elif (lookup := CARD_LOOKUPS[played.index]) is None:
-            options = (ALL_POSITIONS[len(floor)],)  # a sweeper takes everything
+        elif (lookup := _CARD_LOOKUPS[played.index]) is None:
+            options = (_ALL_POSITIONS[len(floor)],)  # a sweeper takes everything
         else:
             table, known, kind = lookup
             layout = self._floor_indexes.translate(table)
@@ -313,7 +318,7 @@ class Match:
             options = found if found is not None else remember(kind, layout)
         if plan is None:
             number = 1 if options else 0
-        elif plan.__class__ is not int:
+        elif type(plan) is not int:
             raise IllegalPlay(f"illegal play '{played}': plan must be a number, not {plan!r}")
         elif plan == 0:
             if options and not self.rules.optional_capture:
@@ -331,7 +336,7 @@ class Match:
         hand.remove(played)
         rno = self.round_no
         code = played.code
-        out: list[ev.Event] = [_new(ev.CardPlayed, (rno, turn, code, number, _CARD_PLAYED))]
+        out: list[ev.Event] = [_new(_CardPlayed, (rno, turn, code, number, _CARD_PLAYED))]
         if number:
             positions = options[number - 1]
             side = turn & 1
@@ -341,7 +346,7 @@ class Match:
                 floor.clear()
                 self._floor_indexes = b""
             else:
-                taken = tuple(map(floor.__getitem__, positions))
+                taken = tuple([floor[i] for i in positions])
                 basra = False
                 for i in reversed(positions):
                     del floor[i]
@@ -351,7 +356,7 @@ class Match:
             pile.append(played)
             self._last_capture = side
             codes = tuple([c.code for c in taken])
-            out.append(_new(ev.CardsTaken, (rno, turn, side, codes, False, _CARDS_TAKEN)))
+            out.append(_new(_CardsTaken, (rno, turn, side, codes, False, _CARDS_TAKEN)))
             if basra:
                 self._basras[side] += 1
                 out.append(ev.Basra(rno, turn, side, code))
