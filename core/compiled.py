@@ -29,7 +29,7 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-COMPILED_MODULES = ("cards", "match", "plans", "scoring")
+COMPILED_MODULES = ("cards", "events", "match", "plans", "scoring")
 DIGESTS_FILE = "compiled-sources.json"
 
 _HERE = Path(__file__).resolve().parent

@@ -69,7 +69,7 @@ def test_the_operator_can_ask_for_the_sources(sources: Path, monkeypatch: pytest
 
 PLAY = """
 import json, random
-from core import Match
+from core import Match, to_dict
 from core.compiled import is_compiled
 import core.match
 rng = random.Random(11)
@@ -82,7 +82,7 @@ for n in range(6):
         card = hand[int(rng.random() * len(hand))]
         plans = match.plans(card)
         events += match.play(seat, card, 1 + int(rng.random() * len(plans)) if plans else None)
-    out.append([match.to_record(), match.scores, [list(e) for e in events]])
+    out.append([match.to_record(), match.scores, [to_dict(e) for e in events]])
 print(json.dumps({"compiled": is_compiled(), "file": core.match.__file__, "matches": out}))
 """
 
