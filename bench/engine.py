@@ -84,8 +84,9 @@ def main() -> None:
     parser.add_argument("--floors", type=int, default=3000, help="floors for the capture-plan timing")
     args = parser.parse_args()
 
-    reason = stale_reason()
-    print("engine: " + ("compiled with mypyc" if is_compiled() else f"from its sources ({reason or 'not compiled'})"))
+    why = stale_reason() or "not compiled"
+    engine = "compiled with mypyc" if is_compiled() else f"from its sources ({why})"
+    print(f"engine: {engine}")
     rates = [rounds_per_second(args.seconds, seed) for seed in range(args.runs)]
     print(
         "random-play 2-player rounds per second (one core): median "

@@ -12,7 +12,7 @@ run the old engine. So before anything in ``core`` is imported,
 digests; when one differs (or ``BASRA_PURE_PYTHON`` is set to anything but
 ``0``), all of these modules are imported from their sources, never a mix,
 and a warning says how to build them again. The engine behaves the same
-either way; compiled, random play runs about half again as fast.
+either way; compiled, random play runs about twice as fast.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def stale_reason(directory: Path = _HERE) -> str | None:
         return f"{DIGESTS_FILE} is missing"
     changed = [name for name, digest in source_digests(directory).items() if recorded.get(name) != digest]
     if changed:
-        return f"{', '.join(f'core/{name}.py' for name in changed)} changed since they were compiled"
+        return f"{', '.join(f'core/{name}.py' for name in changed)} changed since the engine was compiled"
     return None
 
 

@@ -49,7 +49,7 @@ def test_a_source_changed_after_the_build_sends_every_module_to_its_source(sourc
     build(sources)
     with (sources / "plans.py").open("a") as source:
         source.write("\n# changed\n")
-    assert compiled.stale_reason(sources) == "core/plans.py changed since they were compiled"
+    assert compiled.stale_reason(sources) == "core/plans.py changed since the engine was compiled"
 
 
 def test_compiled_modules_without_their_digests_are_not_trusted(sources: Path) -> None:
