@@ -68,7 +68,12 @@ _CODES: Final = tuple(c.code for c in _DECK)
 
 
 class Match:
-    """One match, 2 players or 2-v-2. Seats 0 and 2 are side 0; 1 and 3 side 1."""
+    """One match, 2 players or 2-v-2. Seats 0 and 2 are side 0; 1 and 3 side 1.
+
+    Arguments the methods check themselves (seats, cards, plan numbers) are
+    typed ``object``: compiled, an annotation is enforced at the call with a
+    bare TypeError, before the check could say what is wrong with the play.
+    """
 
     def __init__(self, token: object = None) -> None:  # use Match.new or Match.from_record
         if token is not _MAKE:
