@@ -239,3 +239,60 @@ async def test_a_settings_press_on_the_old_panel_draws_it_again_in_the_supergrou
         assert [data.split("|")[1] for data in redrawn.button_data()] == verbs
         assert redrawn.button_data() != panel.button_data()
         assert redrawn.current.source != panel.current.source
+
+
+async def test_a_lobby_follows_its_group_when_a_join_is_refused_in_the_old_group(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = basic_group(server)
+    async with World(server, database) as world:
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        supergroup, _ = server.group_upgrades(group, alice)  # no notice
+        since = len(server.calls())
+
+        await world.press_verb(badr, lobby, "join")  # on the old group's lobby message
+
+        # The edit of the old message was refused with the new id; the lobby,
+        # with Badr in it, is drawn anew in the supergroup.
+        assert [c.method for c in calls_to(server, group, since)] == ["editMessageText"]
+        [moved_lobby] = server.messages(supergroup, bot_only=True)
+        assert "Badr" in moved_lobby.text and "Alice" in moved_lobby.text
+        # Starting from the supergroup's lobby message starts the match there.
+        await world.press_verb(alice, moved_lobby, "start")
+        assert await world.table(group) is None
+        table = await world.table(supergroup)
+        assert table is not None
+        assert {seat.player_id for seat in table.seats} == {f"tg:{alice.id}", f"tg:{badr.id}"}
+        await world.play_any(to_move(table, alice, badr))
+        after = await world.table(supergroup)
+        assert after is not None and after.version > table.version
+
+
+async def test_show_my_hand_on_the_old_table_message_still_works_and_the_play_moves_the_match(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = basic_group(server)
+    async with World(server, database) as world:
+        ledger = HandLedger.watch(world)
+        table = await start_match(world, group, alice, badr)
+        [table_message] = [m for m in server.messages(group, bot_only=True) if world.buttons(m, "hand")]
+        supergroup, _ = server.group_upgrades(group, alice)  # no notice
+        mover = to_move(table, alice, badr)
+        old_hand = world.hand_message(mover)
+
+        await world.press_verb(mover, table_message, "hand")  # on the old group's table
+
+        # The hand comes anew in private, as ever, with a card button for each card.
+        new_hand = world.hand_message(mover)
+        assert new_hand.message_id != old_hand.message_id and old_hand.deleted
+        hand = (await world.basra.service.hand(table.table_id, f"tg:{mover.id}")).hand
+        assert len(world.buttons(new_hand, "card")) == len(hand)
+        assert not server.unanswered_callback_queries()
+        # Playing from it reaches the old group's table, which is refused: the match moves.
+        await world.play_any(mover)
+        assert await world.table(group) is None
+        moved = await world.table(supergroup)
+        assert moved is not None and moved.version > table.version
+    ledger.assert_no_leak(server, group, [alice, badr])
+    ledger.assert_no_leak(server, supergroup, [alice, badr])
