@@ -29,7 +29,7 @@ digests_file = CORE / compiled["DIGESTS_FILE"]
 if os.environ.get("BASRA_PURE_PYTHON", "") not in ("", "0"):
     # No compiled engine is left beside the sources from an earlier build.
     digests_file.unlink(missing_ok=True)
-    for built in [*CORE.glob("*.so"), *CORE.glob("*.pyd"), *HERE.glob("core__mypyc.*")]:
+    for built in [*CORE.rglob("*.so"), *CORE.rglob("*.pyd"), *HERE.glob("core__mypyc.*")]:
         built.unlink()
     setup()
 else:
@@ -37,6 +37,6 @@ else:
 
     digests_file.write_text(json.dumps(compiled["source_digests"](CORE), indent=1) + "\n")
     os.chdir(HERE)  # mypyc names modules by their paths from here
-    modules = [f"core/{name}.py" for name in compiled["COMPILED_MODULES"]]
+    modules = [str(compiled["source_path"](name, Path("core"))) for name in compiled["COMPILED_MODULES"]]
     # group_name: the runtime they share is one more module, core__mypyc.
     setup(ext_modules=mypycify(modules, opt_level="3", group_name="core"))

@@ -1,8 +1,9 @@
 """The engine's compiled modules, and the guard that keeps them honest.
 
-``setup.py`` compiles the modules named in ``COMPILED_MODULES`` to C with
-mypyc: the same sources, type-checked and built as extension modules beside
-them (``core/match.cpython-311-x86_64-linux-gnu.so``). It also writes
+``setup.py`` compiles the modules named in ``COMPILED_MODULES`` (the
+engine's hot path and the computer players' searches) to C with mypyc: the
+same sources, type-checked and built as extension modules beside them
+(``core/match.cpython-311-x86_64-linux-gnu.so``). It also writes
 ``core/compiled-sources.json``, the SHA-256 of each source it compiled.
 
 Python imports an extension module in preference to its source, even after
@@ -12,7 +13,8 @@ run the old engine. So before anything in ``core`` is imported,
 digests; when one differs (or ``BASRA_PURE_PYTHON`` is set to anything but
 ``0``), all of these modules are imported from their sources, never a mix,
 and a warning says how to build them again. The engine behaves the same
-either way; compiled, random play runs about twice as fast.
+either way; compiled, random play runs about twice as fast and the expert
+decides in less than half the time.
 """
 
 from __future__ import annotations
@@ -29,27 +31,50 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-COMPILED_MODULES = ("cards", "events", "match", "plans", "scoring")
+# Modules of ``core``, by their names below it.
+COMPILED_MODULES = (
+    "cards",
+    "events",
+    "match",
+    "plans",
+    "scoring",
+    # The computer players' searches.
+    "ai.expert",
+    "ai.judge",
+    "ai.knowledge",
+    "ai.moves",
+    "ai.odds",
+    "ai.playout",
+    "ai.strong",
+    "ai.values",
+)
 DIGESTS_FILE = "compiled-sources.json"
 
 _HERE = Path(__file__).resolve().parent
 
 
+def source_path(name: str, directory: Path = _HERE) -> Path:
+    """The source of a compiled module: ``ai.odds`` is ``core/ai/odds.py``."""
+    return directory.joinpath(*name.split(".")).with_suffix(".py")
+
+
 def source_digests(directory: Path = _HERE) -> dict[str, str]:
     """SHA-256 of each compiled module's source, as setup.py records them."""
     return {
-        name: hashlib.sha256((directory / f"{name}.py").read_bytes()).hexdigest()
+        name: hashlib.sha256(source_path(name, directory).read_bytes()).hexdigest()
         for name in COMPILED_MODULES
     }
 
 
 def _extensions(directory: Path) -> list[Path]:
-    return [
-        directory / f"{name}{suffix}"
-        for name in COMPILED_MODULES
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if (directory / f"{name}{suffix}").exists()
-    ]
+    found = []
+    for name in COMPILED_MODULES:
+        source = source_path(name, directory)
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            extension = source.with_name(source.stem + suffix)
+            if extension.exists():
+                found.append(extension)
+    return found
 
 
 def stale_reason(directory: Path = _HERE) -> str | None:
@@ -67,7 +92,8 @@ def stale_reason(directory: Path = _HERE) -> str | None:
         return f"{DIGESTS_FILE} is missing"
     changed = [name for name, digest in source_digests(directory).items() if recorded.get(name) != digest]
     if changed:
-        return f"{', '.join(f'core/{name}.py' for name in changed)} changed since the engine was compiled"
+        files = ", ".join(str(source_path(name, Path("core"))) for name in changed)
+        return f"{files} changed since the engine was compiled"
     return None
 
 
@@ -80,10 +106,10 @@ class _SourceFinder:
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != __package__ or name not in COMPILED_MODULES:
+        top, _, name = fullname.partition(".")
+        if top != __package__ or name not in COMPILED_MODULES:
             return None
-        return importlib.util.spec_from_file_location(fullname, self.directory / f"{name}.py")
+        return importlib.util.spec_from_file_location(fullname, source_path(name, self.directory))
 
 
 def run_from_sources_if_needed() -> None:

@@ -199,7 +199,7 @@ class World:
         expected from the cards taken so far), and the first shot at the floor
         that the next deal's first player gets."""
         other = 1 - side
-        score: float = self.points[side] - self.points[other]
+        score = float(self.points[side] - self.points[other])
         mine, theirs = self.captured[side], self.captured[other]
         if self.round_over:
             if mine >= MAJORITY:
