@@ -16,7 +16,7 @@ from typing import Any, Final
 from . import events as ev
 from .cards import Card, parse_cards
 from .errors import BasraError, IllegalPlay
-from .plans import ALL_POSITIONS, CARD_LOOKUPS, Plan, capture_plans, is_basra, remember
+from .plans import Plan, capture_plans, is_basra, plan_positions_for
 from .rules import Rules
 from .scoring import RoundSummary, score_round
 from .view import PublicPlay, SeatView
@@ -29,8 +29,6 @@ _new: Final = tuple.__new__
 _MAKE: Final = object()  # Match.new's pass to the constructor
 _DEFAULT_RULES: Final = Rules.preset("default")  # frozen: one instance serves every match
 _INDEX_BYTES: Final = tuple(bytes([i]) for i in range(52))
-_CARD_LOOKUPS: Final = CARD_LOOKUPS
-_ALL_POSITIONS: Final = ALL_POSITIONS
 
 
 def _shuffled_order(seed: object, round_no: int, size: int = 96) -> list[int]:
@@ -306,16 +304,7 @@ class Match:
         if played not in hand:
             raise IllegalPlay(f"illegal play '{played}': not in hand")
         floor = self._floor
-        # The plan search's cache, asked directly: plan_positions_for inlined.
-        if not floor:
-            options: tuple[tuple[int, ...], ...] = ()
-        elif (lookup := _CARD_LOOKUPS[played.index]) is None:
-            options = (_ALL_POSITIONS[len(floor)],)  # a sweeper takes everything
-        else:
-            table, known, kind = lookup
-            layout = self._floor_indexes.translate(table)
-            found = known.get(layout)
-            options = found if found is not None else remember(kind, layout)
+        options = plan_positions_for(played, floor, self._floor_indexes)
         if plan is None:
             number = 1 if options else 0
         elif type(plan) is not int:

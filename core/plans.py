@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
+from typing import Final
 
 from .cards import Card
 from .rules import Rules
@@ -127,12 +128,13 @@ _LAYOUT_TABLES = tuple(
     for kind in range(14)
 )
 # The plans of each layout met so far, one dict per kind; see remember.
-_LAYOUT_LIMIT = 1 << 13  # per kind and cache: the layout dicts hold about 15 MB when full
-_BY_LAYOUT: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(14))
+_LAYOUT_LIMIT: Final = 1 << 13  # per kind and cache: the layout dicts hold about 15 MB when full
+_BY_LAYOUT: Final[tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...]] = tuple({} for _ in range(14))
 # Per card index, what its plans are looked up with: the layout table, the
 # cache and the card's kind; None for the sweepers (jacks and the 7D), which
-# take the whole floor. The match reads this directly on its hot path.
-CARD_LOOKUPS = tuple(
+# take the whole floor. Final, like the other tables the lookups read: compiled,
+# they are C statics rather than names looked up on every play.
+CARD_LOOKUPS: Final = tuple(
     None if c.is_sweeper else (_LAYOUT_TABLES[_KIND[c.index]], _BY_LAYOUT[_KIND[c.index]], _KIND[c.index])
     for c in Card.deck()
 )
@@ -158,7 +160,7 @@ def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None)
     )
 
 
-ALL_POSITIONS = tuple(tuple(range(n)) for n in range(53))
+ALL_POSITIONS: Final = tuple(tuple(range(n)) for n in range(53))
 
 
 def plan_positions_for(
@@ -273,7 +275,7 @@ def _relevant_plans(value: int, layout: bytes) -> tuple[tuple[int, ...], ...]:
 # The plans of the cards that matter, cached on layouts without the cards
 # apart: random floors share their relevant cards far more often than
 # whole layouts.
-_RELEVANT: tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...] = tuple({} for _ in range(11))
+_RELEVANT: Final[tuple[dict[bytes, tuple[tuple[int, ...], ...]], ...]] = tuple({} for _ in range(11))
 
 
 def clear_caches() -> None:
