@@ -26,10 +26,10 @@ CORE = HERE / "core"
 compiled = runpy.run_path(str(CORE / "compiled.py"))
 digests_file = CORE / compiled["DIGESTS_FILE"]
 
-if os.environ.get("BASRA_PURE_PYTHON", "") not in ("", "0"):
+if compiled["pure_python_asked"]():
     # No compiled engine is left beside the sources from an earlier build.
     digests_file.unlink(missing_ok=True)
-    for built in [*CORE.rglob("*.so"), *CORE.rglob("*.pyd"), *HERE.glob("core__mypyc.*")]:
+    for built in [*compiled["compiled_files"](CORE), *HERE.glob("core__mypyc.*")]:
         built.unlink()
     setup()
 else:

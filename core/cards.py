@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import product
 from types import MemberDescriptorType
 from typing import Final, final
 
@@ -133,7 +134,7 @@ class Card:
 
 _MAKE: Final = object()  # the 52 cards' pass to the constructor
 _ALL: Final[tuple[Card, ...]] = tuple(
-    Card(rank, suit, i, _MAKE) for i, (suit, rank) in enumerate((s, r) for s in SUITS for r in RANKS)
+    Card(rank, suit, i, _MAKE) for i, (suit, rank) in enumerate(product(SUITS, RANKS))
 )
 _BY_TEXT: Final[dict[str, Card]] = {card.code: card for card in _ALL}
 

@@ -66,7 +66,13 @@ def source_digests(directory: Path = _HERE) -> dict[str, str]:
     }
 
 
-def _extensions(directory: Path) -> list[Path]:
+def pure_python_asked() -> bool:
+    """Whether ``BASRA_PURE_PYTHON`` asks for the sources (set, and not ``0``)."""
+    return os.environ.get("BASRA_PURE_PYTHON", "") not in ("", "0")
+
+
+def compiled_files(directory: Path = _HERE) -> list[Path]:
+    """The extension modules a build left beside these sources."""
     found = []
     for name in COMPILED_MODULES:
         source = source_path(name, directory)
@@ -80,9 +86,9 @@ def _extensions(directory: Path) -> list[Path]:
 def stale_reason(directory: Path = _HERE) -> str | None:
     """Why the compiled modules beside these sources must not be used, or None
     when they may be (or when there are none)."""
-    if not _extensions(directory):
+    if not compiled_files(directory):
         return None
-    if os.environ.get("BASRA_PURE_PYTHON", "") not in ("", "0"):
+    if pure_python_asked():
         return "BASRA_PURE_PYTHON is set"
     try:
         recorded = json.loads((directory / DIGESTS_FILE).read_text())

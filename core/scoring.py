@@ -41,8 +41,8 @@ class RoundSummary(NamedTuple):
     """A finished round: per side (index 0 = seats 0 and 2) what it took and scored.
 
     ``points`` are the breakdown's totals. Named tuples rather than frozen
-    dataclasses, as the events are: a match scores thousands of rounds a
-    second in searches, and a frozen dataclass takes several times longer to build.
+    dataclasses: a match scores thousands of rounds a second in searches,
+    and a frozen dataclass takes several times longer to build.
     """
 
     round_no: int
