@@ -30,17 +30,18 @@ class EventBase:
     def _values(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in self.fields])
 
+    def _by_name(self) -> dict[str, Any]:
+        return dict(zip(self.fields, self._values(), strict=True))
+
     def _asdict(self) -> dict[str, Any]:
         """The fields by name, then ``kind``."""
-        data = {name: getattr(self, name) for name in self.fields}
+        data = self._by_name()
         data["kind"] = self.kind
         return data
 
     def _replace(self, **changes: Any) -> Any:
         """A copy with some fields changed."""
-        data = {name: getattr(self, name) for name in self.fields}
-        data.update(changes)
-        return type(self)(**data)
+        return type(self)(**{**self._by_name(), **changes})
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -52,7 +53,7 @@ class EventBase:
         return hash((self.kind, self._values()))
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.fields)
+        shown = ", ".join(f"{name}={value!r}" for name, value in self._by_name().items())
         return f"{type(self).__name__}({shown})"
 
 
