@@ -14,10 +14,8 @@ from typing import Any
 
 import pytest
 
-import core
 from core import compiled
 
-CORE = Path(core.__file__).parent
 EXTENSION = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
@@ -122,7 +120,7 @@ def test_the_sources_and_the_compiled_engine_play_the_same_matches() -> None:
     assert pure["compiled"] is False and pure["files"] == [
         str(compiled.source_path("match")), str(compiled.source_path("ai.playout"))
     ]
-    if not (CORE / f"match{EXTENSION}").exists():
+    if not compiled.compiled_files():
         pytest.skip("the engine is not compiled here (installed with BASRA_PURE_PYTHON=1)")
     chosen = run_engine(pure=False)
     assert chosen["compiled"] is True, "the compiled engine is out of date: pip install -e . again"
