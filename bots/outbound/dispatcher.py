@@ -1,0 +1,263 @@
+"""The queue of outbound writes: the newest state of each message wins, chats side by side.
+
+Each chat has a lane: its pending writes, at most one per message
+(``Write.key``), and one task that sends them one at a time, so a chat's
+messages keep their order while every chat moves at its own pace. A lane
+picks the pending write that can start soonest within its chat's budget and
+the global one (ties: ``order``, then arrival), sleeps until then, or until
+a new write arrives, and runs it.
+
+A write that arrives while an older one for the same message is pending
+replaces it; one carrying an older ``stamp`` than the pending one or the
+last one started is dropped, so no message ever goes back to an older
+state. A write's ``run`` makes the call itself and says how it went:
+``SENT``, ``SKIPPED`` (no call was needed: the budget is given back),
+``FAILED`` (given up; the adapter logged why) or ``Retry`` (the platform was
+busy or the network failed: it runs again after the pause the server asked
+for, else after a doubling back-off, unless a newer write for the message
+came meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from .budget import Budget, Limit
+
+log = logging.getLogger(__name__)
+
+SENT: Final = "sent"
+SKIPPED: Final = "skipped"
+FAILED: Final = "failed"
+_REMEMBERED: Final = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """Run the write again later: after ``after`` seconds if the server said so (a 429's
+    ``retry_after``), else after the dispatcher's back-off."""
+
+    after: float = 0.0
+
+
+Outcome = Literal["sent", "skipped", "failed"] | Retry
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One call that changes what a chat shows.
+
+    ``key`` names the message (a table, a lobby, a player's hand) or, for a
+    message of its own, something unique; ``chat`` is whose budget it
+    spends. ``stamp`` orders states of the same message (a table's version):
+    never lower than one already sent. ``urgent`` writes (someone is
+    waiting: a reply, a turn) may use the window's reserve and skip the
+    spacing of paced refreshes. ``label`` names the kind for logs: never
+    the text, which may hold a hand.
+    """
+
+    key: Hashable
+    chat: Hashable
+    run: Callable[[], Awaitable[Outcome]]
+    stamp: tuple[int, ...] = ()
+    urgent: bool = False
+    order: int = 1
+    label: str = "message"
+
+
+class _Entry:
+    __slots__ = ("attempts", "not_before", "seq", "write")
+
+    def __init__(self, write: Write, seq: int) -> None:
+        self.write = write
+        self.seq = seq
+        self.attempts = 0
+        self.not_before = 0.0
+
+
+class _Lane:
+    __slots__ = ("budget", "chat", "pending", "task", "wake")
+
+    def __init__(self, chat: Hashable, budget: Budget) -> None:
+        self.chat = chat
+        self.budget = budget
+        self.pending: dict[Hashable, _Entry] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()
+
+
+class Dispatcher:
+    """Runs ``Write``s within each chat's ``Limit`` (``limit_of(chat)``) and the ``overall`` one."""
+
+    def __init__(
+        self,
+        limit_of: Callable[[Hashable], Limit],
+        overall: Limit | None = None,
+        *,
+        attempts: int = 8,
+        first_delay: float = 0.5,
+        max_delay: float = 30.0,
+        now: Callable[[], float] | None = None,
+    ) -> None:
+        self._limit_of = limit_of
+        self._overall = Budget(overall) if overall is not None else None
+        self.attempts = attempts
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self._now = now
+        self._lanes: dict[Hashable, _Lane] = {}
+        self._budgets: dict[Hashable, Budget] = {}
+        self._started: OrderedDict[Hashable, tuple[int, ...]] = OrderedDict()
+        self._seq = itertools.count()
+        #: What happened to writes, by outcome ("sent", "replaced", "stale", "retried", …).
+        self.counts: Counter[str] = Counter()
+
+    def now(self) -> float:
+        return self._now() if self._now is not None else asyncio.get_running_loop().time()
+
+    # -- putting writes ------------------------------------------------------------------
+
+    def put(self, write: Write) -> bool:
+        """Queue ``write``; False if it carries an older state than one pending or started."""
+        started = self._started.get(write.key)
+        if started is not None and write.stamp < started:
+            self.counts["stale"] += 1
+            return False
+        lane = self._lanes.get(write.chat)
+        if lane is None:
+            lane = self._lanes[write.chat] = _Lane(write.chat, self._budget(write.chat))
+        entry = lane.pending.get(write.key)
+        if entry is None:
+            lane.pending[write.key] = _Entry(write, next(self._seq))
+        elif write.stamp < entry.write.stamp:
+            self.counts["stale"] += 1
+            return False
+        else:
+            entry.write, entry.attempts = write, 0
+            self.counts["replaced"] += 1
+        lane.wake.set()
+        if lane.task is None:
+            lane.task = asyncio.get_running_loop().create_task(self._serve(lane))
+        return True
+
+    def cancel(self, chat: Hashable, key: Hashable) -> None:
+        """Drop the pending write of ``key`` (its message is gone or no longer wanted)."""
+        lane = self._lanes.get(chat)
+        if lane is not None and lane.pending.pop(key, None) is not None:
+            self.counts["cancelled"] += 1
+
+    def pending(self) -> int:
+        """Writes waiting (not counting those under way)."""
+        return sum(len(lane.pending) for lane in self._lanes.values())
+
+    def _budget(self, chat: Hashable) -> Budget:
+        budget = self._budgets.get(chat)
+        if budget is None:
+            budget = self._budgets[chat] = Budget(self._limit_of(chat))
+        return budget
+
+    # -- serving a chat ------------------------------------------------------------------
+
+    def _free_at(self, lane: _Lane, entry: _Entry, now: float) -> float:
+        urgent = entry.write.urgent
+        at = max(now, entry.not_before, lane.budget.free_at(now, urgent=urgent))
+        if self._overall is not None:
+            at = max(at, self._overall.free_at(now, urgent=urgent))
+        return at
+
+    async def _serve(self, lane: _Lane) -> None:
+        try:
+            while lane.pending:
+                now = self.now()
+                at, _, _, entry = min(
+                    (self._free_at(lane, e, now), e.write.order, e.seq, e) for e in lane.pending.values()
+                )
+                if at > now:
+                    lane.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(at - now):
+                            await lane.wake.wait()
+                    continue
+                await self._run(lane, entry, now)
+        finally:
+            lane.task = None
+            if not lane.pending and self._lanes.get(lane.chat) is lane:
+                del self._lanes[lane.chat]
+                if lane.budget.used(self.now()) == 0:
+                    self._budgets.pop(lane.chat, None)
+
+    async def _run(self, lane: _Lane, entry: _Entry, now: float) -> None:
+        write = entry.write
+        del lane.pending[write.key]
+        paced = lane.budget.spend(now, urgent=write.urgent)
+        overall = self._overall.spend(now, urgent=write.urgent) if self._overall is not None else 0.0
+        self._started[write.key] = write.stamp
+        self._started.move_to_end(write.key)
+        while len(self._started) > _REMEMBERED:
+            self._started.popitem(last=False)
+        try:
+            outcome = await write.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("sending a %s failed", write.label)
+            outcome = FAILED
+        if isinstance(outcome, Retry):
+            self._again(lane, entry, outcome)
+            return
+        self.counts[outcome] += 1
+        if outcome == SKIPPED:
+            lane.budget.refund(now, paced)
+            if self._overall is not None:
+                self._overall.refund(now, overall)
+
+    def _again(self, lane: _Lane, entry: _Entry, retry: Retry) -> None:
+        write = entry.write
+        now = self.now()
+        if retry.after > 0:
+            lane.budget.block(now + retry.after)
+            self.counts["told to wait"] += 1
+        if write.key in lane.pending:
+            self.counts["replaced"] += 1  # a newer state is already waiting: it goes instead
+            return
+        entry.attempts += 1
+        if entry.attempts >= self.attempts:
+            log.error("gave up sending a %s after %d attempts", write.label, entry.attempts)
+            self.counts["gave up"] += 1
+            return
+        self.counts["retried"] += 1
+        backoff = min(self.max_delay, self.first_delay * 2 ** (entry.attempts - 1))
+        entry.not_before = now + max(retry.after, backoff)
+        lane.pending[write.key] = entry
+
+    # -- waiting and closing -------------------------------------------------------------
+
+    async def idle(self, timeout: float = 30.0) -> bool:
+        """Wait until nothing is pending or under way (at most ``timeout`` seconds);
+        True if everything went."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while tasks := [lane.task for lane in self._lanes.values() if lane.task is not None]:
+            left = end - loop.time()
+            if left <= 0:
+                return False
+            await asyncio.wait(tasks, timeout=left)
+        return True
+
+    async def close(self, grace: float = 0.0) -> None:
+        """Send what can go within ``grace`` seconds, then stop; the rest is dropped (the
+        service's state is stored, and a restarted bot draws every table afresh)."""
+        if grace > 0:
+            await self.idle(grace)
+        tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._lanes.clear()
