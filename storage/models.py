@@ -51,7 +51,10 @@ class PlayerProfile(_Row):
 
     player_id: str = Field(min_length=1)
     name: str
+    #: The language the person chose (``/settings``), if any.
     language: str | None = None
+    #: The language their chat app reports, as last seen.
+    platform_language: str | None = None
     matches: int = Field(default=0, ge=0)
     wins: int = Field(default=0, ge=0)
     draws: int = Field(default=0, ge=0)

@@ -102,8 +102,11 @@ class Store(Protocol):
 
     async def get_player(self, player_id: str) -> PlayerProfile | None: ...
 
-    async def upsert_player(self, player_id: str, name: str) -> PlayerProfile:
-        """Create the profile, or refresh the display name; counters are untouched."""
+    async def upsert_player(
+        self, player_id: str, name: str, platform_language: str | None = None
+    ) -> PlayerProfile:
+        """Create the profile, or refresh the display name and (when given) the language the
+        person's app reports; counters and the chosen language are untouched."""
 
     async def set_player_language(self, player_id: str, language: str | None) -> None:
         """NotFound if the player has no profile."""

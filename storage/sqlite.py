@@ -61,9 +61,11 @@ ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language, rules = exclud
     updated_at = excluded.updated_at
 """
 _UPSERT_PLAYER: Final = """
-INSERT INTO players (player_id, name, mu, sigma, rating, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (player_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+INSERT INTO players (player_id, name, platform_language, mu, sigma, rating, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (player_id) DO UPDATE SET name = excluded.name,
+    platform_language = COALESCE(excluded.platform_language, platform_language),
+    updated_at = excluded.updated_at
 RETURNING *
 """
 
@@ -252,10 +254,12 @@ class SqliteStore:
     async def get_player(self, player_id: str) -> PlayerProfile | None:
         return await self._read(lambda conn: _fetch_player(conn, player_id))
 
-    async def upsert_player(self, player_id: str, name: str) -> PlayerProfile:
+    async def upsert_player(
+        self, player_id: str, name: str, platform_language: str | None = None
+    ) -> PlayerProfile:
         def work(db: sqlite3.Connection) -> PlayerProfile:
             now = self._clock()
-            params = (player_id, name, DEFAULT_MU, DEFAULT_SIGMA, DEFAULT_RATING, now, now)
+            params = (player_id, name, platform_language, DEFAULT_MU, DEFAULT_SIGMA, DEFAULT_RATING, now, now)
             return codec.player_from_row(db.execute(_UPSERT_PLAYER, params).fetchone())
 
         return await self._write_sync(work)

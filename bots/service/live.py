@@ -1,16 +1,17 @@
 """A table the service is running: its stored row, its engine match, its lock and timer.
 
 The in-memory state always equals what the store holds (or is rebuilt from
-it after a failed write). ``lock`` orders decisions and commits; ``delivery``
-is taken before ``lock`` is let go, so each table's notices leave in the order
-its actions were committed while readers are not held up by slow adapters.
+it after a failed write). ``lock`` orders decisions, commits and the hand-over
+of their notices to the adapter, which queues them (``Platform.deliver``), so
+each table's notices are queued in the order its actions were committed and
+nothing waits for a message to be sent.
 
 ``writing`` is held only while the state in memory runs ahead of the store
 (the engine has taken an action whose commit is under way) and around every
 write of the table's row. It is never held across a delivery, so readers
 (hands, previews, hints) and ``remember`` may take it from inside an
-adapter's ``deliver`` while another action of the table waits for that
-delivery; they see committed state only, and row writes never race.
+adapter's ``deliver`` while another action of the table waits for the lock;
+they see committed state only, and row writes never race.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from .views import TableView
 
 class LiveTable:
     __slots__ = (
-        "delivery",
         "last_auto",
         "lock",
         "match",
@@ -44,7 +44,6 @@ class LiveTable:
         self.match = match
         self.rules = Rules.from_dict(record.rules or None)
         self.lock = asyncio.Lock()
-        self.delivery = asyncio.Lock()
         self.writing = asyncio.Lock()
         self.timer: Timer | None = None
         self.last_auto = last_auto

@@ -192,12 +192,13 @@ class Platform(Protocol):
     ``name`` is the platform prefix of its chat and player ids (``"tg"``,
     ``"dc"``); the service hands each adapter only its own tables.
     ``deliver`` gets the notices of one action of one table, in order, after
-    the action is committed. It should not raise (failures are logged and
-    dropped: the state is safe in the store and fresh views can be asked for)
-    and must not wait on another action of the same table (the table is busy
-    until delivery returns, which keeps every table's notices in order).
-    Reading and bookkeeping are safe from inside it: ``remember``, ``recall``,
-    ``table``, ``hand``, ``preview`` and ``hint`` wait for no action.
+    the action is committed, while the table's lock is held: it must only
+    queue what to send (``bots.outbound``) and return, never wait for the
+    network, so the next action and the press's answer wait for no message.
+    It should not raise (failures are logged and dropped: the state is safe
+    in the store and fresh views can be asked for). Reading and bookkeeping
+    are safe from inside it: ``remember``, ``recall``, ``table``, ``hand``,
+    ``preview`` and ``hint`` wait for no action.
     """
 
     name: str

@@ -1,9 +1,10 @@
 """The machinery under ``TableService``: the table registry, commits, deliveries, timers.
 
 Every change follows one path: decide under the table's lock, commit to the
-store, update memory, take the delivery lock, let the table lock go, deliver.
-So nothing is sent before it is durable, each table's notices leave in
-commit order, and readers never wait for an adapter. The engine takes an
+store, update memory, hand the notices to the adapter (which only queues
+them: ``Platform.deliver``), let the lock go, acknowledge. So nothing is
+sent before it is durable, each table's notices are queued in commit order,
+and neither the next action nor the press's answer waits for a message. The engine takes an
 action and the store commits it under the table's ``writing`` lock (see
 ``live``), which readers take to see committed state only.
 """
@@ -54,7 +55,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Decision = tuple[T, list[Notice]]
 #: An adapter's acknowledgement of the request behind an action (Telegram stops the pressed
-#: button's spinner), run once the action is committed, side by side with its delivery.
+#: button's spinner), run once the action is committed and its notices are queued.
 Acknowledge = Callable[[], Awaitable[object]]
 
 #: Events the service adds to a match's log next to the engine's own.
@@ -139,6 +140,10 @@ class Runner:
         return settings.language if settings is not None else None
 
     def _public_language(self, chat_id: str) -> str:
+        """What a chat's public messages speak: its own setting; in a person's private chat
+        (a practice there), that person's language; else the default. Never the presser's."""
+        if chat_id in self._chosen_language or chat_id in self._platform_language:
+            return self._language_of(chat_id, chat_id)
         return resolve_language(self._chat_language(chat_id), self._config.language)
 
     def _language_of(self, player_id: str, chat_id: str | None) -> str:
@@ -150,9 +155,13 @@ class Runner:
         )
 
     async def _know_player(self, player_id: str) -> None:
+        """Their stored languages: the chosen one, and what their app last reported (so a
+        restarted service speaks to them as before, before they press anything)."""
         if player_id not in self._chosen_language:
             profile = await self._store.get_player(player_id)
             self._chosen_language[player_id] = profile.language if profile else None
+            if profile is not None and profile.platform_language:
+                self._platform_language.setdefault(player_id, profile.platform_language)
 
     def _new_match(self, players: int, rules: Rules) -> Match:
         """A fresh match: shuffled from a seed the service draws, first dealer by lot.
@@ -240,21 +249,13 @@ class Runner:
         decide: Callable[[], Awaitable[Decision[T]]],
         committed: Acknowledge | None = None,
     ) -> T:
-        """Decide and commit under the table lock, then deliver in commit order;
-        ``committed`` runs beside the delivery, not after it."""
-        await live.lock.acquire()
-        try:
+        """Decide and commit under the table lock and hand the notices over, in commit
+        order; ``committed`` runs once the lock is let go, waiting for no message."""
+        async with live.lock:
             value, notices = await decide()
-            await live.delivery.acquire()
-        finally:
-            live.lock.release()
-        try:
-            if committed is None:
-                await self._deliver(notices)
-            else:
-                await asyncio.gather(self._deliver(notices), _acknowledged(committed))
-        finally:
-            live.delivery.release()
+            await self._deliver(notices)
+        if committed is not None:
+            await _acknowledged(committed)
         return value
 
     async def _deliver(self, notices: Sequence[Notice]) -> None:

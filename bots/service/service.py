@@ -149,7 +149,7 @@ class TableService(Runner):
             self._heartbeat = None
         for live in list(self._tables.values()):
             live.cancel_timer()
-            async with live.lock, live.delivery:
+            async with live.lock:
                 pass
         self._tables.clear()
         self._by_chat.clear()
@@ -214,9 +214,12 @@ class TableService(Runner):
     def _lobby_view(self, live: LiveTable) -> LobbyView:
         return viewing.lobby_view(live.record, live.rules, self._turn_seconds(live.record))
 
-    def _note_person(self, person: Person) -> None:
-        if person.language:
+    def _note_person(self, person: Person) -> bool:
+        """Note the language the person's app reports; True if it is news to store."""
+        if person.language and self._platform_language.get(person.player_id) != person.language:
             self._platform_language[person.player_id] = person.language
+            return True
+        return False
 
     # -- lobby -----------------------------------------------------------------
 
@@ -289,7 +292,7 @@ class TableService(Runner):
             raise UnknownLevel(f"no computer level {level!r}")
 
     async def _seat_person(self, person: Person) -> None:
-        profile = await self._store.upsert_player(person.player_id, person.name)
+        profile = await self._store.upsert_player(person.player_id, person.name, person.language)
         self._chosen_language[person.player_id] = profile.language
 
     async def practice(
@@ -755,7 +758,7 @@ class TableService(Runner):
         if language and chosen is None:
             raise BadSetting(f"language {language!r}")
         self._note_person(person)
-        await self._store.upsert_player(person.player_id, person.name)
+        await self._store.upsert_player(person.player_id, person.name, person.language)
         await self._store.set_player_language(person.player_id, chosen)
         self._chosen_language[person.player_id] = chosen
         return self._language_of(person.player_id, None)
@@ -766,8 +769,10 @@ class TableService(Runner):
             await self._settings_of(chat_id)
         if person is None:
             return self._public_language(chat_id) if chat_id else resolve_language(self._config.language)
-        self._note_person(person)
         await self._know_player(person.player_id)
+        if self._note_person(person):
+            # What their app reports changed (or was never stored): keep it for after a restart.
+            await self._store.upsert_player(person.player_id, person.name, person.language)
         return self._language_of(person.player_id, chat_id)
 
     # -- profiles --------------------------------------------------------------

@@ -1,7 +1,7 @@
 """What an adapter may call from inside ``deliver``: references and read-only views.
 
-``deliver`` runs while the table's next action may already be decided and
-waiting for it; ``remember`` and ``preview`` must not wait for that action.
+``deliver`` runs under the table's lock, while the table's next action may
+already wait for it; ``remember`` and ``preview`` must not wait for that action.
 """
 
 from __future__ import annotations
@@ -57,14 +57,9 @@ async def test_remember_and_preview_work_from_inside_deliver_while_the_next_acti
         seen: list[HandView] = []
 
         async def inside() -> None:
-            # The next player plays at once: decided and committed, it waits for this delivery.
+            # The next player plays at once: it waits for the lock this delivery holds.
             theirs = await service.hand(tid, second)
             queued.append(asyncio.create_task(service.play(tid, second, theirs.version, theirs.hand[0])))
-            for _ in range(1000):
-                stored = await store.get_table(tid)
-                if stored is not None and stored.version > theirs.version:
-                    break
-                await asyncio.sleep(0.001)
             await asyncio.sleep(0.01)
             assert not queued[0].done(), "the queued play should wait for this delivery"
             await asyncio.wait_for(service.remember(tid, "table", {"id": 42}), PATIENCE)
@@ -77,9 +72,9 @@ async def test_remember_and_preview_work_from_inside_deliver_while_the_next_acti
 
         assert platform.errors == []
         preview, before = seen
-        # The preview saw the queued play, committed: that card has left the hand.
+        # The preview read the committed state: the queued play had not been decided yet.
         assert preview.preview is not None and preview.preview.card == before.hand[1]
-        assert before.hand[0] not in preview.hand and preview.version == played.version
+        assert before.hand[0] in preview.hand and preview.version == before.version < played.version
         assert (await service.recall(tid))["table"] == {"id": 42}
         stored = await store.get_table(tid)
         assert stored is not None and stored.message_refs["table"] == {"id": 42}
