@@ -65,6 +65,22 @@ T = TypeVar("T")
 REPLACEABLE = frozenset({"lobby_updated", "lobby_closed", "table_updated", "your_turn", "clock_warning"})
 
 
+def _latest(notices: list[Notice]) -> list[Notice]:
+    """The notices still worth sending, in order: of the replaceable kinds only the last of
+    each message (a round's table, a player's hand, ...), every other notice."""
+
+    def message(notice: Notice) -> tuple[object, ...] | None:
+        if isinstance(notice, TableUpdated):
+            return (notice.kind, notice.table.round_no)
+        if notice.kind in REPLACEABLE or isinstance(notice, HandUpdated):
+            return (notice.kind, notice.player_id)
+        return None
+
+    keys = [message(n) for n in notices]
+    last = {key: i for i, key in enumerate(keys) if key is not None}
+    return [n for i, (n, key) in enumerate(zip(notices, keys, strict=True)) if key is None or last[key] == i]
+
+
 def hand_parts(
     hand: HandView, t: Translator, *, now: float | None, note: str | None = None, hint: HintView | None = None
 ) -> dict[str, Any]:
@@ -101,6 +117,7 @@ class DiscordPlatform:
         self._locks: dict[str, asyncio.Lock] = {}
         self._backlog: dict[str, list[Notice]] = {}
         self._retrying: set[str] = set()
+        self._sending: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
         # Everything but a hand goes to the channel (turn pings too), so it can be sent again.
@@ -108,11 +125,27 @@ class DiscordPlatform:
     # -- outbound protocol ---------------------------------------------------------
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
+        """Queue one action's notices (the table's lock is held: nothing here waits for
+        Discord). Each table's notices go out in order, one batch after another, and a batch
+        still waiting when a newer one comes merges with it (the newest table, lobby and
+        ping replace older ones); the answer to the press waits for none of it."""
         if not notices:
             return
         table_id = notices[0].table_id
-        async with self._lock(table_id):
-            await self._send_all(table_id, list(notices))
+        self._backlog.setdefault(table_id, []).extend(notices)
+        if table_id not in self._sending:
+            self._sending.add(table_id)
+            self._spawn(self._drain(table_id), name=f"basra-send-{table_id}")
+
+    async def _drain(self, table_id: str) -> None:
+        try:
+            async with self._lock(table_id):
+                while self._backlog.get(table_id):
+                    await self._send_all(table_id, [])
+                    if table_id in self._retrying:
+                        break  # what failed waits for its retry
+        finally:
+            self._sending.discard(table_id)
 
     async def flush(self, table_id: str) -> None:
         """Send what failed before (called again later, and on the next press)."""
@@ -142,9 +175,8 @@ class DiscordPlatform:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
     async def _send_all(self, table_id: str, notices: list[Notice]) -> None:
-        backlog = self._backlog.pop(table_id, [])
-        kinds = {n.kind for n in notices}
-        batch = [n for n in backlog if n.kind not in REPLACEABLE or n.kind not in kinds] + notices
+        backlog = self._backlog.pop(table_id, []) + notices
+        batch = _latest(backlog)
         # The presser's own hand answers their interaction: first, within Discord's 3 s.
         batch.sort(key=lambda n: 0 if self._answers_a_press(n) else 1)
         failed: list[Notice] = []
@@ -158,8 +190,8 @@ class DiscordPlatform:
                     failed.append(notice)
             except Exception:
                 log.exception("table %s: sending %s failed", table_id, notice.kind)
-        if any(isinstance(n, MatchEnded) for n in notices) or any(
-            isinstance(n, LobbyClosed) and n.reason != "started" for n in notices
+        if any(isinstance(n, MatchEnded) for n in batch) or any(
+            isinstance(n, LobbyClosed) and n.reason != "started" for n in batch
         ):
             # The table is over: nothing more to refresh or edit (a failed result is
             # still in the backlog, and its references can be read again).

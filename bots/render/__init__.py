@@ -22,6 +22,7 @@ from .info import (
     render_settings,
     render_stats,
 )
+from .lines import render_moved, render_played, stacked
 from .markup import Line, Span, Text
 from .notices import render_notice
 from .outcomes import render_match_result, render_round_result
@@ -47,7 +48,9 @@ __all__ = [
     "render_leaderboard",
     "render_lobby",
     "render_match_result",
+    "render_moved",
     "render_notice",
+    "render_played",
     "render_round_result",
     "render_rules",
     "render_settings",
@@ -55,4 +58,5 @@ __all__ = [
     "render_table",
     "render_turn_notice",
     "render_warning",
+    "stacked",
 ]

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -32,22 +31,17 @@ from ..service import Clock, ServiceConfig, TableService
 from .commands import register_commands
 from .delivery import Delivery
 from .handlers import Handlers
+from .limits import dispatcher
 from .logs import on_error
-from .outbox import Outbox, Retrier
+from .outbox import Outbox
 from .settings import TelegramSettings
 
 log = logging.getLogger(__name__)
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
-#: How often the rate limiter itself retries a 429 before the adapter's Retrier takes over.
-RATE_LIMIT_RETRIES = 3
-
-
-def rate_limiter() -> AIORateLimiter:
-    """Telegram's documented limits (30 messages a second, 20 a minute per group), with retries."""
-    return AIORateLimiter(max_retries=RATE_LIMIT_RETRIES)
-
+#: Seconds a stopping bot gives its pending writes.
+STOP_GRACE = 5.0
 
 #: Young-generation threshold: every update allocates thousands of short-lived objects
 #: (python-telegram-bot's), and the default 700 runs a collection several times per update.
@@ -79,7 +73,7 @@ class BasraTelegram:
         database: str | Path,
         config: ServiceConfig | None = None,
         clock: Clock | None = None,
-        retrier: Retrier | None = None,
+        speedup: float = 1.0,
         rng: random.Random | None = None,
         commands: bool = True,
     ) -> None:
@@ -89,9 +83,12 @@ class BasraTelegram:
         self.clock = clock
         self.rng = rng
         self.commands = commands
+        self.speedup = speedup
         self.outbox = Outbox(application.bot)
-        self.retrier = retrier or Retrier()
-        self.delivery = Delivery(self.outbox, self.retrier)
+        #: Every write to Telegram, planned within its flood limits (``speedup``: tests whose
+        #: fake server runs the same limits on a faster clock).
+        self.dispatcher = dispatcher(speedup=speedup)
+        self.delivery = Delivery(self.outbox, self.dispatcher)
         self.handlers = Handlers(self.delivery)
         self.store: SqliteStore | None = None
         self._service: TableService | None = None
@@ -138,7 +135,8 @@ class BasraTelegram:
         await self._service.start()
 
     async def stop(self) -> None:
-        await self.retrier.close()
+        # What can still go out within a few seconds does; the rest is drawn afresh at the next start.
+        await self.dispatcher.close(grace=STOP_GRACE / self.speedup)
         await self.delivery.flush()
         if self._service is not None:
             await self._service.close()
@@ -150,7 +148,7 @@ class BasraTelegram:
         """Wait for work in flight: computer turns, repairs, stored references (tests, benchmarks)."""
         if self._service is not None:
             await self._service.drain()
-        await self.retrier.drain()
+        await self.dispatcher.idle()
         await self.delivery.flush()
 
 
@@ -161,7 +159,6 @@ def build_application(settings: TelegramSettings) -> tuple[AnyApplication, Basra
         .token(settings.bot_token.get_secret_value())
         .base_url(settings.bot_url_base())
         .base_file_url(settings.file_url_base())
-        .rate_limiter(rate_limiter())
         .concurrent_updates(True)
     )
     basra: BasraTelegram | None = None

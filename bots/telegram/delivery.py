@@ -1,44 +1,41 @@
-"""The outbound half of the adapter: the service's notices become Telegram messages.
+"""The outbound half of the adapter: the service's notices become writes, planned within
+Telegram's limits (``bots.outbound``, ``limits``).
 
 Which message shows what:
 
-- the lobby: one message in the chat, edited in place until it closes;
-- the table: one message per round in the chat, edited in place;
-- round and match results: their own messages;
-- each person's hand: one live message per match in their private chat. When
-  their turn comes a new hand message is sent (an edit does not notify on
-  Telegram) and the old one deleted, so there is always exactly one.
+- the lobby: one message in the chat, edited in place; when the match starts
+  it becomes the first round's table (one write, not two);
+- the table: one message per round, edited in place. A new round's message
+  opens with the last round's result, so a round change costs one write; the
+  old round's message gets its closing picture right after;
+- the match's end: the last table, the round's result and the match result in
+  one edit;
+- each person's hand (``hands``): a new message when their turn comes, which
+  notifies; once played it becomes a short line, so no old hand keeps buttons.
 
-Hand messages go only to the private chat of the seat's own player: that is
-checked here, on every send and edit, whatever the caller asked.
+``deliver`` only queues (the table's lock is held): each message has at most
+one write pending, the newest, and the dispatcher sends it when the chat's
+budget allows. What a write sends is decided when it runs, from the message
+references as they are then. References are kept with the table
+(``service.remember``), so a restarted bot edits the same messages.
 
 A basic group that becomes a supergroup gets a new id (``moves``): group
 messages go under the new id, and one refused with it is sent there at once.
-
-References to these messages are kept with the table (``service.remember``),
-so a restarted bot edits the same messages. They are written in the
-background: ``deliver`` runs while the service holds the table's delivery
-lock, and must not wait on anything that waits for that table.
 """
 
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import InlineKeyboardButton
-
-from ..i18n import Translator, translator, user_text
-from ..render import Rendered, render_hand, render_hint, render_notice, render_turn_notice
+from ..outbound import SENT, SKIPPED, Dispatcher, Outcome, Write
+from ..render import render_notice, stacked
 from ..service import (
     ClockWarning,
     HandUpdated,
-    HandView,
-    HintView,
     LobbyClosed,
     LobbyUpdated,
     MatchEnded,
@@ -49,14 +46,18 @@ from ..service import (
     YourTurn,
     raw_id,
 )
-from .keyboards import StartPayload, deep_link, keyboard
+from .contents import content_of, outcome_of
+from .hands import HandMessages
 from .moves import ChatMoves
-from .outbox import Content, Outbox, Outcome, Retrier, Sent
+from .outbox import Content, Outbox, Sent
+from .outbox import Outcome as Sent_
 
 log = logging.getLogger(__name__)
 
 HAND_KEY = "hand:"
 NOTE_KEY = "note:"
+#: Write order within a chat: what someone waits for first, tidying last.
+FIRST, REPLY, TABLE, TIDY = 0, 1, 2, 3
 
 
 def chat_number(namespaced: str) -> int:
@@ -74,49 +75,27 @@ class TableRefs:
 
     values: dict[str, Any] = field(default_factory=dict)
     loaded: bool = False
-    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
-
-    def lock(self, key: str) -> asyncio.Lock:
-        """One lock per message kind (the lobby, the table, each hand): they change independently."""
-        found = self.locks.get(key)
-        if found is None:
-            found = self.locks[key] = asyncio.Lock()
-        return found
 
 
-def hand_content(hand: HandView, t: Translator, *, header: Rendered | None = None,
-                 hint: HintView | None = None) -> Content:
-    """A hand message: the hand (or the hint above it), with the turn notice on top when given."""
-    rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
-    text = rendered.text if header is None else header.text + rendered.text
-    return Content(text.html(), keyboard(rendered.buttons))
-
-
-def content_of(rendered: Rendered) -> Content:
-    return Content(rendered.text.html(), keyboard(rendered.buttons))
-
-
-class Delivery:
+class Delivery(HandMessages):
     """``Platform`` for the table service: ``deliver`` puts notices on Telegram."""
 
     name = "tg"
 
-    def __init__(self, outbox: Outbox, retrier: Retrier) -> None:
+    def __init__(self, outbox: Outbox, dispatcher: Dispatcher) -> None:
         self.outbox = outbox
-        self.retrier = retrier
+        self.dispatcher = dispatcher
         self._service: TableService | None = None
         self.bot_username = ""
         self._refs: dict[str, TableRefs] = {}
         self._writes: set[asyncio.Task[None]] = set()
         self._writers: dict[str, asyncio.Task[None]] = {}
         self._pending: dict[str, dict[str, Any]] = {}
-        #: Telegram user ids the bot could not write to (never started, blocked).
-        self.unreachable: set[int] = set()
-        #: Users the bot has written to in private, so it need not check again.
-        self.reachable: set[int] = set()
-        self._warnings: dict[tuple[str, str], int] = {}
+        #: The last round result of each running table, shown above the next round's table.
+        self._round_results: dict[str, RoundEnded] = {}
         self.moves = ChatMoves(lambda: self.service, self._background)
         outbox.on_moved = self.moves.refused
+        HandMessages.__init__(self)
 
     # -- wiring ------------------------------------------------------------------------
 
@@ -190,216 +169,210 @@ class Delivery:
     # -- Platform ----------------------------------------------------------------------
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
-        """Show one action's notices. The chat's messages keep their order, and so do each
-        player's; the chat and the players' private chats are served side by side."""
+        """Queue one action's notices (called under the table's lock: nothing here waits
+        for Telegram)."""
+        if not notices:
+            return
+        table_id = notices[0].table_id
+        refs = await self.refs(table_id)
+        round_result = next((n for n in notices if isinstance(n, RoundEnded)), None)
+        match_result = next((n for n in notices if isinstance(n, MatchEnded)), None)
+        if round_result is not None:
+            self._round_results[table_id] = round_result
+        has_table = any(isinstance(n, TableUpdated) for n in notices)
+        starting = any(isinstance(n, LobbyClosed) and n.reason == "started" for n in notices)
         turns = {n.player_id for n in notices if isinstance(n, YourTurn)}
-        lanes: dict[str | None, list[Notice]] = {}
-        for notice in notices:
-            lanes.setdefault(None if notice.public else notice.player_id, []).append(notice)
-        if len(lanes) == 1:
-            await self._lane(notices, turns)
-        else:
-            await asyncio.gather(*(self._lane(lane, turns) for lane in lanes.values()))
-
-    async def _lane(self, notices: Sequence[Notice], turns: set[str]) -> None:
         for notice in notices:
             try:
-                await self._one(notice, turns)
+                await self._queue(notice, refs, round_result, match_result, has_table, turns, starting)
             except Exception:
-                log.exception("could not show a %s notice of table %s", notice.kind, notice.table_id)
+                log.exception("could not queue a %s notice of table %s", notice.kind, table_id)
+        if match_result is not None:
+            self._round_results.pop(table_id, None)
 
-    async def _one(self, notice: Notice, turns: set[str]) -> None:
-        if isinstance(notice, LobbyUpdated | LobbyClosed):
-            content = content_of(render_notice(notice))
-            await self.show_public(notice.table_id, notice.chat_id, "lobby", content)
+    async def _queue(self, notice: Notice, refs: TableRefs, round_result: RoundEnded | None,
+               match_result: MatchEnded | None, has_table: bool, turns: set[str],
+               starting: bool) -> None:
+        if isinstance(notice, LobbyUpdated):
+            self.show_lobby(notice.table_id, notice.chat_id, refs, content_of(render_notice(notice)),
+                            notice.lobby.revision)
+        elif isinstance(notice, LobbyClosed):
+            if notice.reason == "started" and has_table:
+                # The lobby message becomes the first round's table: one write, not two.
+                self.dispatcher.cancel(self._group(notice.chat_id), ("lobby", notice.table_id))
+            else:
+                self.show_lobby(notice.table_id, notice.chat_id, refs, content_of(render_notice(notice)),
+                                notice.lobby.revision, edit_only=True)
         elif isinstance(notice, TableUpdated):
-            await self.show_table(notice)
-        elif isinstance(notice, RoundEnded | MatchEnded):
-            await self.post(notice.chat_id, content_of(render_notice(notice)),
-                            key=(notice.table_id, notice.kind, _result_key(notice)))
+            self._table(notice, refs, round_result, match_result)
+        elif isinstance(notice, MatchEnded) and not has_table:
+            self.post(notice.chat_id, content_of(render_notice(notice)), key=(notice.table_id, "match"))
         elif isinstance(notice, HandUpdated):
             if notice.player_id not in turns:
-                await self.show_hand(notice.hand, notice.lang)
+                await self.hand_changed(refs, notice.hand, notice.lang, starting=starting)
         elif isinstance(notice, YourTurn):
-            header = render_turn_notice(notice, translator(notice.lang))
-            await self.show_hand(notice.hand, notice.lang, fresh=True, header=header)
+            await self.turn(refs, notice)
         elif isinstance(notice, ClockWarning):
-            await self.warn(notice)
+            self.warn(notice)
+
+    def _table(self, notice: TableUpdated, refs: TableRefs, round_result: RoundEnded | None,
+               match_result: MatchEnded | None) -> None:
+        table = notice.table
+        drawn = render_notice(notice)
+        result = round_result if round_result is not None and \
+            round_result.result.round_no == table.round_no else None
+        if table.running and table.round_close is not None:
+            # The closing picture of a round the match goes on after, with its result.
+            parts = [drawn, *([render_notice(result)] if result else [])]
+            self._closing(table.table_id, table.chat_id, refs, table.round_no,
+                          content_of(stacked(*parts)), table.version)
+            return
+        if table.running:
+            last = self._round_results.get(table.table_id)
+            above = [render_notice(last)] if last and last.result.round_no == table.round_no - 1 else []
+            content = content_of(stacked(*above, drawn))
+        else:
+            ends = [render_notice(n) for n in (result, match_result) if n is not None]
+            content = content_of(stacked(drawn, *ends))
+        self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version)
 
     # -- public messages ---------------------------------------------------------------
+
+    def _group(self, chat_id: str) -> int:
+        return self.moves.where(chat_number(chat_id))
 
     async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]:
         """Send to a chat where it is now, following a group to its supergroup if Telegram
         says it moved; returns the chat it went to."""
         chat = self.moves.where(chat)
         sent = await self.outbox.send(chat, content, silent=silent)
-        if sent.outcome is Outcome.MOVED and sent.moved_to is not None:
+        if sent.outcome is Sent_.MOVED and sent.moved_to is not None:
             chat = sent.moved_to
             sent = await self.outbox.send(chat, content, silent=silent)
         return chat, sent
 
-    async def show_public(self, table_id: str, chat_id: str, key: str, content: Content,
-                          *, round_no: int | None = None) -> None:
-        """Edit the table's ``key`` message (lobby, table of this round), or post it. In a
-        group that became a supergroup it is posted afresh: old messages are not editable there."""
-        refs = await self.refs(table_id)
-        async with refs.lock(key):
-            chat = self.moves.where(chat_number(chat_id))
-            ref = refs.values.get(key)
-            if ref is not None and ref[0] == chat and (round_no is None or ref[2] == round_no):
+    def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
+            stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
+            label: str = "message") -> bool:
+        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label))
+
+    def show_lobby(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, revision: int,
+                   *, edit_only: bool = False) -> None:
+        """Edit the lobby message, or post it."""
+
+        async def run() -> Outcome:
+            chat = self._group(chat_id)
+            ref = refs.values.get("lobby")
+            if ref is not None and ref[0] == chat:
                 sent = await self.outbox.edit(chat, ref[1], content)
-                if sent.outcome not in (Outcome.GONE, Outcome.MOVED):
-                    self._after(sent, ("public", table_id, key), lambda: self._repair_public(table_id, key))
-                    return
-            chat, sent = await self.send(chat, content, silent=key == "table")
+                if sent.outcome not in (Sent_.GONE, Sent_.MOVED):
+                    return outcome_of(sent)
+            if edit_only:
+                return SKIPPED
+            chat, sent = await self.send(chat, content)
             if sent.message_id is not None:
-                self.keep(table_id, refs, key, [chat, sent.message_id, round_no])
-            self._after(sent, ("public", table_id, key), lambda: self._repair_public(table_id, key))
+                self.keep(table_id, refs, "lobby", [chat, sent.message_id])
+            return outcome_of(sent)
 
-    async def show_table(self, notice: TableUpdated) -> None:
-        table = notice.table
-        await self.show_public(table.table_id, table.chat_id, "table", content_of(render_notice(notice)),
-                               round_no=table.round_no)
+        self.put(("lobby", table_id), self._group(chat_id), run, stamp=(revision,), label="lobby")
 
-    async def post(self, chat_id: str, content: Content, *, key: tuple[Any, ...]) -> None:
-        """A message of its own (a result); if Telegram refuses for now, it is sent later."""
-        chat = chat_number(chat_id)
-        _, sent = await self.send(chat, content)
+    def show_table(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, round_no: int,
+                   version: int) -> None:
+        """Edit the round's table message, or post it (the first round's takes over the lobby
+        message). In a group that became a supergroup it is posted afresh: old messages are
+        not editable there."""
 
-        async def again() -> bool:
-            return (await self.send(chat, content))[1].outcome.ok
-
-        self._after(sent, ("post", *key), again)
-
-    async def _repair_public(self, table_id: str, key: str) -> bool:
-        """Redraw a lobby or table message from a fresh view."""
-        if key == "lobby":
-            lobby = await self.service.lobby(table_id)
-            lang = await self.service.language(lobby.chat_id)
-            notice: Notice = LobbyUpdated(lobby, lang)
-            content = content_of(render_notice(notice))
-            await self.show_public(table_id, lobby.chat_id, "lobby", content)
-        else:
-            table = await self.service.table(table_id)
-            lang = await self.service.language(table.chat_id)
-            await self.show_table(TableUpdated(table, lang))
-        return True
-
-    def _after(self, sent: Sent, key: tuple[Any, ...], repair: Any) -> None:
-        """Hand a failed call to the retrier (a blocked chat is not retried)."""
-        if sent.outcome is Outcome.FAILED:
-            log.warning("Telegram refused %s for now; retrying later", key[0])
-            self.retrier.schedule(key, repair, delay=sent.retry_after or None)
-
-    # -- private messages --------------------------------------------------------------
-
-    async def show_hand(self, hand: HandView, lang: str, *, fresh: bool = False,
-                        header: Rendered | None = None, from_message: int | None = None,
-                        hint: HintView | None = None) -> Outcome:
-        """Edit the player's hand message, or (``fresh``) send a new one and delete the old.
-
-        ``from_message`` is a hand message the player just pressed: it becomes
-        the live one if it was not already.
-        """
-        user = chat_number(hand.player_id)
-        key = HAND_KEY + hand.player_id
-        t = translator(lang)
-        content = hand_content(hand, t, header=header, hint=hint)
-        refs = await self.refs(hand.table_id)
-        async with refs.lock(key):
-            ref = refs.values.get(key)
-            if ref is not None and ref[2] > hand.version:
-                return Outcome.UNCHANGED  # a newer hand is already shown
-            if fresh and header is not None and ref is not None and ref[2] == hand.version:
-                fresh = False  # this turn was announced already (a restart redraws it in place)
-            target = from_message if from_message is not None else (ref[1] if ref else None)
-            if target is not None and not fresh:
-                sent = await self.outbox.edit(user, target, content)
+        async def run() -> Outcome:
+            chat = self._group(chat_id)
+            ref = refs.values.get("table")
+            if ref is not None and ref[0] == chat and ref[2] == round_no:
+                sent = await self.outbox.edit(chat, ref[1], content)
+                if sent.outcome not in (Sent_.GONE, Sent_.MOVED):
+                    return outcome_of(sent)
+                ref = None
+            lobby = refs.values.get("lobby")
+            if ref is None and lobby and lobby[0] == chat:
+                sent = await self.outbox.edit(chat, lobby[1], content)
                 if sent.outcome.ok:
-                    if ref is None or ref[1] != target:
-                        self.keep(hand.table_id, refs, key, [user, target, hand.version])
-                    else:
-                        ref[2] = hand.version  # the shown version need not be stored
-                    self.reachable.add(user)
-                    return sent.outcome
-                if sent.outcome is not Outcome.GONE:
-                    return self._hand_failed(sent, hand, lang)
-            sent = await self.outbox.send(user, content)
-            if sent.message_id is None:
-                return self._hand_failed(sent, hand, lang)
-            self.reachable.add(user)
-            self.unreachable.discard(user)
-            self.keep(hand.table_id, refs, key, [user, sent.message_id, hand.version])
-            old = [m for m in (target, ref[1] if ref else None) if m is not None and m != sent.message_id]
-            warning = self._warnings.pop((hand.table_id, hand.player_id), None)
-            for message_id in {*old, *([warning] if warning else [])}:
-                await self.outbox.delete(user, message_id)
-            return Outcome.DONE
+                    self.keep(table_id, refs, "lobby", None)
+                    self.keep(table_id, refs, "table", [chat, lobby[1], round_no])
+                    return outcome_of(sent)
+            chat, sent = await self.send(chat, content, silent=True)
+            if sent.message_id is not None:
+                if ref is not None and ref[2] != round_no:
+                    self.keep(table_id, refs, "closing", ref)
+                self.keep(table_id, refs, "table", [chat, sent.message_id, round_no])
+            return outcome_of(sent)
 
-    def _hand_failed(self, sent: Sent, hand: HandView, lang: str) -> Outcome:
-        if sent.outcome is Outcome.BLOCKED:
-            user = chat_number(hand.player_id)
-            self.unreachable.add(user)
-            self.reachable.discard(user)
-            if not is_private(hand.table.chat_id):
-                self._background(self.note_unreachable(hand))
-        elif sent.outcome is Outcome.FAILED:
-            self.retrier.schedule(("hand", hand.table_id, hand.player_id),
-                                  lambda: self._repair_hand(hand.table_id, hand.player_id),
-                                  delay=sent.retry_after or None)
-        return sent.outcome
+        self.put(("table", table_id), self._group(chat_id), run, stamp=(version,), label="table")
 
-    async def _repair_hand(self, table_id: str, player_id: str) -> bool:
-        hand = await self.service.hand(table_id, player_id)
-        lang = await self.service.language(hand.table.chat_id)
-        outcome = await self.show_hand(hand, lang, fresh=hand.your_turn)
-        return outcome is not Outcome.FAILED
+    def _closing(self, table_id: str, chat_id: str, refs: TableRefs, round_no: int, content: Content,
+                 version: int) -> None:
+        """The finished round's message gets its last picture (urgent: it goes right after
+        the new round's message, from the group's reserve, not a paced turn of its own)."""
 
-    async def note_unreachable(self, hand: HandView) -> None:
-        seat = hand.table.seat_of(hand.player_id)
-        name = seat.name if seat is not None and seat.name else "?"
-        await self.note(hand.table_id, hand.table.chat_id, hand.player_id, name)
+        async def run() -> Outcome:
+            chat = self._group(chat_id)
+            for name in ("table", "closing"):
+                ref = refs.values.get(name)
+                if ref is not None and ref[0] == chat and ref[2] == round_no:
+                    return outcome_of(await self.outbox.edit(chat, ref[1], content))
+            return SKIPPED
 
-    async def note(self, table_id: str, chat_id: str, player_id: str, name: str) -> None:
-        """Tell the group, once per table, that this player must open the bot to get their cards."""
-        refs = await self.refs(table_id)
-        key = NOTE_KEY + player_id
-        if refs.values.get(key):
+        self.put(("closing", table_id, round_no), self._group(chat_id), run, stamp=(version,),
+                 urgent=True, order=TIDY, label="closed round")
+
+    def redraw(self, table_id: str, chat_id: str, message_id: int, content: Content, *,
+               lobby: bool, version: int) -> None:
+        """A refused press's fresh public view, drawn on the pressed message if that message is
+        still the table's lobby or current table (never on anything else)."""
+        refs = self._refs.get(table_id)
+        if refs is None:
             return
-        refs.values[key] = [0, 0]
-        t = translator(await self.service.language(chat_id))
-        text = t.gettext(
-            "{name}, I cannot send you your cards yet. Press “Open my hand” and then Start: "
-            "your hand arrives at once.", name=user_text(name))
-        button = InlineKeyboardButton(t.gettext("🂠 Open my hand"),
-                                      url=deep_link(self.bot_username, StartPayload("hand", table_id)))
-        content = Content(_escape(text), keyboard((), [[button]]))
-        chat, sent = await self.send(chat_number(chat_id), content)
-        if sent.message_id is not None:
-            self.keep(table_id, refs, key, [chat, sent.message_id])
+        ref = refs.values.get("lobby" if lobby else "table")
+        if not ref or ref[1] != message_id:
+            return
+        if lobby:
+            self.show_lobby(table_id, chat_id, refs, content, version, edit_only=True)
         else:
-            del refs.values[key]
+            self.show_table(table_id, chat_id, refs, content, ref[2], version)
 
-    async def clear_note(self, table_id: str, player_id: str) -> None:
-        refs = await self.refs(table_id)
-        ref = refs.values.get(NOTE_KEY + player_id)
-        if ref and ref[1]:
-            await self.outbox.delete(ref[0], ref[1])
-            self.keep(table_id, refs, NOTE_KEY + player_id, None)
+    def post(self, chat_id: str | int, content: Content, *, key: tuple[Any, ...],
+             urgent: bool = True) -> None:
+        """A message of its own (a reply, a result); retried until Telegram takes it."""
+        chat = chat_number(chat_id) if isinstance(chat_id, str) else chat_id
 
-    async def warn(self, notice: ClockWarning) -> None:
-        user = chat_number(notice.player_id)
-        sent = await self.outbox.send(user, content_of(render_notice(notice)))
-        if sent.message_id is not None:
-            old = self._warnings.pop((notice.table_id, notice.player_id), None)
-            if old is not None:
-                await self.outbox.delete(user, old)
-            self._warnings[(notice.table_id, notice.player_id)] = sent.message_id
+        async def run() -> Outcome:
+            return outcome_of((await self.send(chat, content))[1])
 
+        self.put(("post", *key), self.moves.where(chat), run, urgent=urgent, order=REPLY, label="reply")
 
-def _result_key(notice: RoundEnded | MatchEnded) -> int:
-    return notice.result.round_no if isinstance(notice, RoundEnded) else 0
+    def edit(self, chat: int, message_id: int, content: Content) -> None:
+        """Edit a message of its own (a settings panel); in a group that became a supergroup,
+        send it there instead."""
 
+        async def run() -> Outcome:
+            sent = await self.outbox.edit(chat, message_id, content)
+            if sent.outcome is Sent_.MOVED:
+                _, sent = await self.send(chat, content)
+            return outcome_of(sent)
 
-def _escape(text: str) -> str:
-    return html.escape(text, quote=False)
+        self.put(("edit", chat, message_id), self.moves.where(chat), run, urgent=True, order=REPLY,
+                 label="panel")
+
+    async def call(self, chat: int, work: Callable[[], Awaitable[Sent]], *, timeout: float = 10.0) -> Sent:
+        """Run one write as soon as the chat's budget allows and wait for its result (a probe
+        whose answer decides what to say next)."""
+        done: asyncio.Future[Sent] = asyncio.get_running_loop().create_future()
+
+        async def run() -> Outcome:
+            sent = await work()
+            if not done.done():
+                done.set_result(sent)
+            return SENT if sent.outcome is not Sent_.UNCHANGED else SKIPPED
+
+        self.put(("call", chat, id(done)), chat, run, urgent=True, order=FIRST, label="probe")
+        try:
+            return await asyncio.wait_for(done, timeout)
+        except TimeoutError:
+            return Sent(Sent_.FAILED)

@@ -109,15 +109,17 @@ class Handlers(Presses):
         await self.send_hands(person)
 
     async def send_hands(self, person: Person, table_id: str | None = None) -> int:
-        """Send fresh hand messages of every running match of ``person`` (or one table)."""
+        """Send fresh hand messages of every running match of ``person`` (or one table);
+        how many, none if the bot cannot write to them."""
+        if int(person.player_id.partition(":")[2]) in self.delivery.unreachable:
+            return 0
         hands = await self.service.hands_of(person.player_id)
         sent = 0
         for hand in hands:
             if table_id is not None and hand.table_id != table_id:
                 continue
             lang = await self.service.language(hand.table.chat_id, person)
-            outcome = await self.delivery.show_hand(hand, lang, fresh=True)
-            if outcome.ok:
+            if await self.delivery.show_hand(hand, lang, fresh=True):
                 sent += 1
                 await self.delivery.clear_note(hand.table_id, person.player_id)
         return sent

@@ -1,7 +1,7 @@
 """Every call that changes what players see goes through here, and none is lost.
 
-The rate limiter (``AIORateLimiter``) already spaces calls to Telegram's flood
-limits and retries a 429 a few times. What is left is handled here:
+The dispatcher (``bots.outbound``, with ``limits``) plans every write within
+Telegram's flood limits and retries what fails. What is left is handled here:
 
 - an edit that would change nothing is not sent (the last content of each
   message is remembered), and Telegram's "message is not modified" counts as
@@ -15,8 +15,8 @@ limits and retries a 429 a few times. What is left is handled here:
   nothing sent to the old id can ever arrive, so the caller sends to the new
   one and the game follows the group there;
 - a network error is retried at once a couple of times; if Telegram still
-  refuses (flood, outage) the call is reported as ``FAILED`` and the caller
-  hands a repair job to ``Retrier``, which runs it later with back-off.
+  refuses (flood, outage) the call is reported as ``FAILED`` (with the pause
+  a 429 asked for), and the dispatcher (``bots.outbound``) runs it again later.
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ class Outbox:
                 return Sent(Outcome.MOVED, moved_to=error.new_chat_id)
             except BadRequest as error:
                 if _not_modified(error):
-                    return Sent(Outcome.UNCHANGED)
+                    return Sent(Outcome.DONE)  # a call made all the same: it counts against the limits
                 if _gone(error):
                     return Sent(Outcome.GONE)
                 log.error("Telegram refused a call: %s", error.message)
@@ -216,7 +216,8 @@ class Outbox:
             except Forbidden:
                 return Sent(Outcome.BLOCKED)
             except RetryAfter as error:
-                # The rate limiter already waited and retried; leave the rest to the Retrier.
+                # Over a flood limit after all: the dispatcher waits as long as Telegram asks.
+                log.warning("Telegram asked to wait %.1f s", _seconds(error.retry_after))
                 return Sent(Outcome.FAILED, retry_after=_seconds(error.retry_after))
             except TimedOut:
                 if not repeat_timeouts or pause is None:
@@ -229,71 +230,6 @@ class Outbox:
                 return Sent(Outcome.FAILED)
             await asyncio.sleep(pause)
         return Sent(Outcome.FAILED)
-
-
-Job = Callable[[], Awaitable[bool]]
-
-
-class Retrier:
-    """Runs repair jobs later: one pending job per key (the newest wins), with back-off.
-
-    A job returns True when done; False (or an exception) schedules it again,
-    up to ``attempts`` times. Jobs are meant to fetch fresh views and redraw,
-    so running one late never shows something outdated.
-    """
-
-    def __init__(self, *, first_delay: float = 1.0, max_delay: float = 60.0, attempts: int = 8) -> None:
-        self.first_delay = first_delay
-        self.max_delay = max_delay
-        self.attempts = attempts
-        self._jobs: dict[Any, Job] = {}
-        self._tasks: dict[Any, asyncio.Task[None]] = {}
-
-    def schedule(self, key: Any, job: Job, *, delay: float | None = None) -> None:
-        self._jobs[key] = job
-        if key not in self._tasks:
-            task = asyncio.get_running_loop().create_task(self._run(key, delay))
-            self._tasks[key] = task
-
-    @property
-    def pending(self) -> int:
-        return len(self._tasks)
-
-    async def _run(self, key: Any, delay: float | None) -> None:
-        wait = self.first_delay if delay is None else max(delay, 0.05)
-        try:
-            for _ in range(self.attempts):
-                await asyncio.sleep(wait)
-                job = self._jobs[key]
-                try:
-                    done = await job()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("repair job %s failed", key)
-                    done = False
-                if done and self._jobs.get(key) is job:
-                    return
-                if not done:
-                    wait = min(wait * 2, self.max_delay)
-            log.error("gave up repairing %s after %d attempts", key, self.attempts)
-        finally:
-            self._jobs.pop(key, None)
-            self._tasks.pop(key, None)
-
-    async def drain(self, timeout: float = 30.0) -> None:
-        """Wait for pending jobs (tests); gives up quietly after ``timeout``."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while self._tasks and loop.time() < end:
-            await asyncio.wait(list(self._tasks.values()), timeout=end - loop.time())
-
-    async def close(self) -> None:
-        for task in list(self._tasks.values()):
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-        self._tasks.clear()
-        self._jobs.clear()
 
 
 def _seconds(duration: float | timedelta) -> float:

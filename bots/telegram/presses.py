@@ -8,7 +8,6 @@ fresh view drawn where it belongs.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -24,6 +23,7 @@ from ..render import (
     hint_text,
     render_error,
     render_lobby,
+    render_moved,
     render_settings,
     render_table,
 )
@@ -39,9 +39,8 @@ from ..service import (
     player_id,
     raw_id,
 )
-from .delivery import content_of
+from .contents import content_of
 from .keyboards import StartPayload, deep_link
-from .outbox import Outcome
 from .replies import Context, Replies, person_of, short
 
 log = logging.getLogger(__name__)
@@ -53,7 +52,7 @@ LEVEL_WORDS = ("beginner", "strong", "expert")
 
 class Acknowledgement:
     """Answers a press once the service has committed its action (``committed=``):
-    the spinner stops while the action's notices go out, not after them."""
+    the spinner stops at once, whatever the action's messages wait for."""
 
     def __init__(self, answer: Callable[[], Awaitable[bool]]) -> None:
         self._answer = answer
@@ -121,29 +120,28 @@ class Presses(Replies):
                           action: Action) -> bool:
         own = self._own_private(message, person)
         table, me = action.table_id, person.player_id
-        acknowledged = Acknowledgement(lambda: self._answer(query))
         if action.verb == "play":
             if action.card is None:
                 raise BadInput("confirm without a card")
-            hand = await self.service.play(table, me, action.version, action.card, action.plan,
-                                           committed=acknowledged)
-        elif action.verb == "back":
+            # The play's own notices turn this hand into its short line; the answer goes
+            # out as soon as the play is committed.
+            acknowledged = Acknowledgement(lambda: self._answer(query))
+            await self.service.play(table, me, action.version, action.card, action.plan,
+                                    committed=acknowledged)
+            return acknowledged.answered
+        if action.verb == "back":
             hand = await self.service.hand(table, me)
         else:
             if action.card is None:
                 raise BadInput("preview without a card")
             hand = await self.service.preview(table, me, action.card, action.plan)
-        if action.verb != "play" and hand.version != action.version:
+        if hand.version != action.version:
             # A preview changes nothing, but one drawn on an outdated hand would mislead.
             raise StaleView(fresh=await self.service.hand(table, me))
         lang = await self.service.language(hand.table.chat_id, person)
-        if acknowledged.answered:
-            await self.delivery.show_hand(hand, lang, from_message=own.message_id)
-            return True
-        # The spinner stops while the hand is redrawn: two round trips at once, not one after the other.
-        await asyncio.gather(self.delivery.show_hand(hand, lang, from_message=own.message_id),
-                             self._answer(query))
-        return True
+        if not await self.delivery.show_hand(hand, lang, from_message=own.message_id):
+            return await self._answer(query, render_moved(translator(lang)).plain())
+        return await self._answer(query)
 
     async def _refused(self, query: CallbackQuery, message: Message | None, person: Person,
                        chat: str | None, error: ServiceError) -> bool:
@@ -157,14 +155,17 @@ class Presses(Replies):
             if fresh.player_id == person.player_id and player_id("tg", message.chat_id) == person.player_id:
                 lang = await self.service.language(fresh.table.chat_id, person)
                 await self.delivery.show_hand(fresh, lang, from_message=message.message_id)
-        elif chat != fresh.chat_id:
-            pass  # a public view is redrawn only on that table's own chat
-        elif isinstance(fresh, LobbyView):
-            await self.delivery.outbox.edit(message.chat_id, message.message_id,
-                                            content_of(render_lobby(fresh, t)))
-        elif isinstance(fresh, TableView):
-            await self.delivery.outbox.edit(message.chat_id, message.message_id,
-                                            content_of(render_table(fresh, t)))
+        elif chat == fresh.chat_id:
+            # A public view is redrawn only on that table's own message, in the chat's language.
+            public = translator(await self.service.language(fresh.chat_id))
+            if isinstance(fresh, LobbyView):
+                self.delivery.redraw(fresh.table_id, fresh.chat_id, message.message_id,
+                                     content_of(render_lobby(fresh, public)), lobby=True,
+                                     version=fresh.revision)
+            elif isinstance(fresh, TableView):
+                self.delivery.redraw(fresh.table_id, fresh.chat_id, message.message_id,
+                                     content_of(render_table(fresh, public)), lobby=False,
+                                     version=fresh.version)
         return True
 
     async def _show_my_hand(self, query: CallbackQuery, message: Message | None, person: Person,
@@ -172,14 +173,15 @@ class Presses(Replies):
         hand = await self.service.hand(action.table_id, person.player_id)
         lang = await self.service.language(hand.table.chat_id, person)
         t = translator(lang)
-        outcome = await self.delivery.show_hand(hand, lang, fresh=True)
-        if outcome.ok:
-            await self.delivery.clear_note(hand.table_id, person.player_id)
-            if message is not None and message.chat_id != int(person.player_id.partition(":")[2]):
-                return await self._answer(query, t.gettext("Your hand is in our private chat."))
-            return False
-        url = deep_link(self.delivery.bot_username, StartPayload("hand", hand.table_id))
-        return await self._answer(query, url=url)
+        user = int(raw_id(person.player_id))
+        if user in self.delivery.unreachable:
+            url = deep_link(self.delivery.bot_username, StartPayload("hand", hand.table_id))
+            return await self._answer(query, url=url)
+        await self.delivery.show_hand(hand, lang, fresh=True)
+        await self.delivery.clear_note(hand.table_id, person.player_id)
+        if message is not None and message.chat_id != user:
+            return await self._answer(query, t.gettext("Your hand is in our private chat."))
+        return False
 
     async def _lobby_press(self, query: CallbackQuery, message: Message | None, person: Person,
                            chat: str | None, action: Action) -> bool:
@@ -231,11 +233,7 @@ class Presses(Replies):
         else:
             view = await self.service.set_chat_language(chat, arg if arg in ("ar", "en") else None)
         t = translator(view.effective_language)
-        panel = content_of(render_settings(view, t))
-        sent = await self.delivery.outbox.edit(message.chat_id, message.message_id, panel)
-        if sent.outcome is Outcome.MOVED:
-            # The group became a supergroup: its old messages can no longer be edited.
-            await self.delivery.send(message.chat_id, panel)
+        self.delivery.edit(message.chat_id, message.message_id, content_of(render_settings(view, t)))
         return False
 
     async def _is_admin(self, message: Message, person: Person) -> bool:
@@ -251,7 +249,8 @@ class Presses(Replies):
         if hint.version != action.version:
             raise StaleView(fresh=await self.service.hand(action.table_id, person.player_id))
         lang = await self.service.language(hint.hand.table.chat_id, person)
-        await self.delivery.show_hand(hint.hand, lang, from_message=own.message_id, hint=hint)
+        if not await self.delivery.show_hand(hint.hand, lang, from_message=own.message_id, hint=hint):
+            return await self._answer(query, render_moved(translator(lang)).plain())
         return await self._answer(query, hint_text(hint, translator(lang)), alert=True)
 
 

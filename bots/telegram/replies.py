@@ -1,7 +1,8 @@
 """What the command and press handlers share: who is speaking, in which language, and replies.
 
-Replies go through the adapter's outbox, so a flood error or a dropped
-connection does not lose them: they are sent again later.
+Replies are writes like any other (``Delivery.post``): planned within the chat's
+flood limit, ahead of table refreshes, and sent again after a flood error or a
+dropped connection.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..service import (
     TableService,
     player_id,
 )
-from .delivery import Delivery, content_of
+from .contents import content_of
+from .delivery import Delivery
 from .keyboards import keyboard
 from .outbox import Content, Outcome
 
@@ -59,17 +61,7 @@ class Replies:
 
     async def reply(self, message: Message, rendered: Rendered | Content) -> None:
         content = rendered if isinstance(rendered, Content) else content_of(rendered)
-        chat, sent = await self.delivery.send(message.chat_id, content)
-        if sent.outcome is Outcome.FAILED:
-            self.delivery.retrier.schedule(
-                ("reply", message.chat_id, message.message_id),
-                lambda: self._resend(chat, content),
-                delay=sent.retry_after or None,
-            )
-
-    async def _resend(self, chat: int, content: Content) -> bool:
-        _, sent = await self.delivery.send(chat, content)
-        return sent.outcome is not Outcome.FAILED
+        self.delivery.post(message.chat_id, content, key=("reply", message.chat_id, message.message_id))
 
     async def reply_text(self, message: Message, text: str,
                          buttons: list[list[InlineKeyboardButton]] | None = None) -> None:
@@ -80,9 +72,10 @@ class Replies:
         user = int(person.player_id.partition(":")[2])
         if user in self.delivery.reachable:
             return True
-        sent = await self.delivery.outbox.send(user, Content(_escape(t.gettext(
+        content = Content(_escape(t.gettext(
             "You are at the table in {group}. Your cards will come here.",
-            group=user_text(message.chat.title or "")))), silent=True)
+            group=user_text(message.chat.title or ""))))
+        sent = await self.delivery.call(user, lambda: self.delivery.outbox.send(user, content, silent=True))
         if sent.outcome.ok:
             self.delivery.reachable.add(user)
             return True

@@ -58,9 +58,12 @@ _handling_update: ContextVar[int | None] = ContextVar("fake_telegram_update", de
 
 TELEGRAM_FLOOD_LIMITS = (
     FloodLimit(20, 60.0, "group"),
+    FloodLimit(3, 3.0, "private"),
     FloodLimit(30, 1.0, "overall"),
 )
-"""The limits Telegram documents for bots: 20 messages a minute per group, 30 a second."""
+"""Telegram's limits for bots, as its server enforces them: 20 messages a minute in a
+group, about one a second in a private chat (a burst of three passes), 30 a second in
+all; sends and edits count alike."""
 
 
 class FakeRequest(BaseRequest):
@@ -103,6 +106,12 @@ class FakeTelegram(TelegramRecords):
     each message its first and current versions: a benchmark's server then
     stops growing the heap of the process the bot runs in, which Telegram's
     records never do, and stops making the garbage collector walk it.
+
+    Telegram's flood limits (``TELEGRAM_FLOOD_LIMITS``) are enforced from the
+    start, with 429 and ``retry_after`` as on the server; ``speedup`` runs
+    their clocks that many times faster (every period divided by it), for
+    tests that play whole matches through a bot whose budgets are sped up
+    alike. ``flood_control()`` sets other limits, ``clear_faults()`` none.
     """
 
     def __init__(
@@ -114,6 +123,7 @@ class FakeTelegram(TelegramRecords):
         latency: float = 0.0,
         privacy_mode: bool = True,
         history: bool = True,
+        speedup: float = 1.0,
     ) -> None:
         super().__init__(token, bot_username, bot_name)
         self.api = BotApiMethods(self)
@@ -121,7 +131,8 @@ class FakeTelegram(TelegramRecords):
         self.privacy_mode = privacy_mode
         self.history = history
         self.faults = FaultPlan()
-        self.flood: FloodControl | None = None
+        self.speedup = speedup
+        self.flood: FloodControl | None = FloodControl(self.telegram_limits())
         self._bot: Bot | None = None
         self._errors: dict[int | None, list[BaseException]] = {}
         self._watched_apps: set[int] = set()
@@ -243,9 +254,17 @@ class FakeTelegram(TelegramRecords):
         """
         self.faults.add(Fault(method, _chat_id(chat), times, network=True, delivered=delivered))
 
+    def telegram_limits(self) -> tuple[FloodLimit, ...]:
+        """Telegram's own limits, on this server's clock."""
+        return tuple(FloodLimit(f.max_calls, f.period / self.speedup, f.scope) for f in TELEGRAM_FLOOD_LIMITS)
+
     def flood_control(self, *limits: FloodLimit) -> None:
         """Enforce rate limits with 429 answers; no arguments means Telegram's own limits."""
-        self.flood = FloodControl(limits or TELEGRAM_FLOOD_LIMITS)
+        self.flood = FloodControl(limits or self.telegram_limits())
+
+    def too_many_requests(self) -> int:
+        """How many calls were refused with 429 (by flood control or an injected fault)."""
+        return sum(1 for call in self.api_calls if call.status == 429)
 
     def clear_faults(self) -> None:
         self.faults.clear()

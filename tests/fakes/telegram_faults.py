@@ -14,7 +14,7 @@ from typing import Literal
 
 from .telegram_models import ApiError, JSONDict
 
-FloodScope = Literal["chat", "group", "overall"]
+FloodScope = Literal["chat", "group", "private", "overall"]
 
 _DEFAULT_DESCRIPTIONS = {
     400: "Bad Request: injected failure",
@@ -97,7 +97,8 @@ class FloodLimit:
     """At most ``max_calls`` sending calls per ``period`` seconds within ``scope``.
 
     Telegram documents roughly 1 message per second per chat, 20 per minute
-    per group and 30 per second overall; tests usually scale the period down.
+    per group and 30 per second overall. ``scope`` "chat" is every chat,
+    "group" and "private" only those kinds, "overall" the whole bot.
     """
 
     max_calls: int
@@ -111,6 +112,8 @@ class FloodControl:
     def __init__(self, limits: tuple[FloodLimit, ...]) -> None:
         self.limits = limits
         self._windows: dict[tuple[FloodLimit, int | None], deque[float]] = {}
+        #: How many calls were refused with 429, by scope.
+        self.refused: dict[str, int] = {}
 
     @staticmethod
     def counts(method: str) -> bool:
@@ -122,7 +125,7 @@ class FloodControl:
         """A 429 if this call would break a limit; otherwise record it and allow it."""
         windows = []
         for limit in self.limits:
-            if limit.scope == "group" and not is_group:
+            if (limit.scope == "group" and not is_group) or (limit.scope == "private" and is_group):
                 continue
             if limit.scope != "overall" and chat_id is None:
                 continue
@@ -131,6 +134,7 @@ class FloodControl:
             while window and window[0] <= now - limit.period:
                 window.popleft()
             if len(window) >= limit.max_calls:
+                self.refused[limit.scope] = self.refused.get(limit.scope, 0) + 1
                 return too_many_requests(window[0] + limit.period - now)
             windows.append(window)
         for window in windows:

@@ -94,4 +94,4 @@ async def test_an_arabic_chat_is_answered_in_arabic(server: FakeTelegram, databa
         assert arabic(lobby.text) and any(arabic(label) for label in lobby.button_texts())
         await world.press_verb(badr, lobby, "join")
         await world.press_verb(alice, lobby, "start")
-        assert arabic(world.hand_message(alice).text)
+        assert arabic(world.latest_private(alice).text)

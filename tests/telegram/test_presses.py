@@ -24,9 +24,12 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
         table = await world.table(group)
         assert table is not None and table.to_move is not None
         waiting = alice if table.seats[table.to_move].player_id != f"tg:{alice.id}" else badr
+        # Off turn a player has their cards as a line; "My hand" brings a live hand ...
+        assert not world.hand_messages(waiting) and "Your hand" in world.latest_private(waiting).text
+        await world.press_verb(waiting, server.last_message(group), "hand")
         hand = world.hand_message(waiting)
         before = hand.text
-        # Out of turn the preview still works ...
+        # ... where the preview still works out of turn ...
         await world.press_verb(waiting, hand, "card")
         assert world.hand_message(waiting).text != before
         assert world.buttons(world.hand_message(waiting), "play")
@@ -154,4 +157,9 @@ async def test_starting_a_match_stops_the_spinner_while_the_table_and_hands_go_o
         answer = next(call for call in calls if call.method == "answerCallbackQuery")
         assert answer.at < max(call.at for call in calls if call is not answer)
         assert server.callback_answer(update) is not None and server.unanswered_callback_queries() == []
-        assert world.hand_message(alice) and world.hand_message(badr)
+        table = await world.table(group)
+        assert table is not None
+        mover = to_move(table, alice, badr)
+        other = badr if mover is alice else alice
+        # The player to move has their hand; the other sees their cards until their turn.
+        assert world.hand_message(mover) and "Your hand" in world.latest_private(other).text

@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from telegram import Update
-from telegram.ext import AIORateLimiter, Application
+from telegram.ext import Application
 
 from bots.i18n import card_label
 from bots.service import ManualClock, ServiceConfig, TableView
 from bots.telegram.application import BasraTelegram
-from bots.telegram.outbox import Retrier
 from tests.fakes import ApiCall, CallbackQueryRecord, FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
@@ -35,18 +34,11 @@ class World:
     """One bot process (Application + adapter + service) over a fake Telegram and a database."""
 
     def __init__(self, server: FakeTelegram, database: Path, *, clock: ManualClock | None = None,
-                 seed: int = 7, config: ServiceConfig = QUIET, rate_limiter: bool = True) -> None:
+                 seed: int = 7, config: ServiceConfig = QUIET) -> None:
         self.server = server
         self.database = database
         self.clock = clock or ManualClock()
-        builder = server.application_builder()
-        if rate_limiter:
-            # Telegram's own limits (20 a minute per group) would make a test last minutes;
-            # the limiter still runs, and still retries 429 answers.
-            builder = builder.rate_limiter(
-                AIORateLimiter(overall_max_rate=10_000, group_max_rate=10_000, max_retries=3)
-            )
-        self.app: AnyApplication = builder.build()
+        self.app: AnyApplication = server.application_builder().build()
         server.attach(self.app.bot)
         self.basra = BasraTelegram(
             self.app,
@@ -54,7 +46,8 @@ class World:
             config=config,
             clock=self.clock,
             rng=random.Random(seed),
-            retrier=Retrier(first_delay=0.05, max_delay=0.2, attempts=6),
+            # The bot plans within Telegram's limits on the fake's clock (sped up or not).
+            speedup=server.speedup,
         )
 
     async def __aenter__(self) -> World:
@@ -66,6 +59,9 @@ class World:
     async def __aexit__(self, *exc: object) -> None:
         await self.basra.stop()
         await self.app.shutdown()
+        if exc == (None, None, None) and self.server.flood is not None:
+            # The bot planned every write within Telegram's limits: none was refused.
+            assert self.server.flood.refused == {}, f"429s from flood control: {self.server.flood.refused}"
 
     # -- steps -----------------------------------------------------------------------
 
@@ -93,6 +89,12 @@ class World:
                  if any(d.startswith(("b1|card|", "b1|play|", "b1|back|")) for d in m.button_data())]
         assert hands, f"{user} has no hand message"
         return hands[-1]
+
+    def latest_private(self, user: FakeUser) -> FakeMessage:
+        """The newest bot message in the user's private chat (a hand, or the line it became)."""
+        messages = self.server.messages(self.server.private_chat(user), bot_only=True)
+        assert messages, f"{user} got nothing in private"
+        return messages[-1]
 
     def hand_messages(self, user: FakeUser) -> list[FakeMessage]:
         chat = self.server.chats.get(user.id)

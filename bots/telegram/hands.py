@@ -1,0 +1,271 @@
+"""Each player's hand message in their private chat: live while it matters, a short line after.
+
+A player has at most one live hand message per match: the one with card
+buttons, kept up to date. When their turn comes a new one is sent, since an
+edit does not notify on Telegram; the one before, if it still had buttons,
+becomes a short line. Once they have played, their hand message becomes a
+short line too (what they played, what they hold): nothing is edited in
+their chat while the others play, and the next hand arrives with their
+turn. A hand they ask for off turn ("My hand") stays live and follows the
+game. No hand message is ever deleted, so none disappears under a finger,
+and no old hand is ever sent again.
+
+The live message's reference is ``hand:<player>`` = ``[user, message, version,
+turn]`` (``turn``: it was sent for their turn), kept with the table.
+
+Hand messages go only to the private chat of the seat's own player: that is
+checked here, on every send and edit, whatever the caller asked.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Final
+
+from telegram import InlineKeyboardButton
+
+from ..i18n import translator, user_text
+from ..outbound import FAILED, SKIPPED, Outcome
+from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
+from ..render import render_turn_notice as turn_header
+from ..service import ClockWarning, HandView, HintView, YourTurn
+from .contents import content_of, escape, outcome_of
+from .keyboards import StartPayload, deep_link, keyboard
+from .outbox import Content
+from .outbox import Outcome as Sent_
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Coroutine, Hashable
+
+    from ..service import TableService
+    from .delivery import TableRefs
+    from .outbox import Outbox, Sent
+
+log = logging.getLogger(__name__)
+_RETIRED: Final = 50_000
+
+
+def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
+                 hint: HintView | None = None) -> Content:
+    """A hand message: the hand (or the hint above it), with the turn notice on top when given."""
+    t = translator(lang)
+    rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
+    if header is None:
+        return content_of(rendered)
+    return Content(header.text.html() + rendered.text.html(), keyboard(rendered.buttons))
+
+
+class HandMessages:
+    """The hand half of ``Delivery``."""
+
+    if TYPE_CHECKING:  # what ``Delivery`` provides
+        outbox: Outbox
+        bot_username: str
+
+        @property
+        def service(self) -> TableService: ...
+        async def refs(self, table_id: str) -> TableRefs: ...
+        def keep(self, table_id: str, refs: TableRefs, key: str, value: Any) -> None: ...
+        def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
+                stamp: tuple[int, ...] = (), urgent: bool = False, order: int = 2,
+                label: str = "message") -> bool: ...
+        def _group(self, chat_id: str) -> int: ...
+        def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
+        async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
+
+    def __init__(self) -> None:
+        #: Telegram user ids the bot could not write to (never started, blocked).
+        self.unreachable: set[int] = set()
+        #: Users the bot has written to in private, so it need not check again.
+        self.reachable: set[int] = set()
+        #: Hand messages that are (or are about to become) short lines: ``(user, message)``.
+        self._retired: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._warnings: dict[tuple[str, str], int] = {}
+
+    # -- what the notices ask for -----------------------------------------------------------
+
+    async def turn(self, refs: TableRefs, notice: YourTurn) -> None:
+        """Their turn: a new hand message that notifies, unless this very turn is shown already
+        (a restarted bot redraws it in place)."""
+        hand = notice.hand
+        ref = refs.values.get(_key(hand))
+        announced = ref is not None and ref[2] == hand.version and _was_turn(ref)
+        header = turn_header(notice, translator(notice.lang))
+        await self.show_hand(hand, notice.lang, fresh=not announced, header=header)
+
+    async def hand_changed(self, refs: TableRefs, hand: HandView, lang: str, *,
+                           starting: bool = False) -> None:
+        """Someone played: a live hand follows, a played one becomes its short line. At the
+        start, a player who is not first to move gets their cards as a short line."""
+        ref = refs.values.get(_key(hand))
+        if ref is None:
+            if starting and hand.table.running:
+                self.first_look(hand, lang)
+            return  # no live hand: the player sees the game in the group until their turn
+        if not hand.table.running or (_was_turn(ref) and not hand.your_turn):
+            self.keep(hand.table_id, refs, _key(hand), None)
+            self.line(ref[0], ref[1], content_of(render_played(hand, translator(lang))),
+                      stamp=(hand.version,), urgent=True)
+            return
+        await self.show_hand(hand, lang, urgent=False)
+
+    # -- the live hand --------------------------------------------------------------------
+
+    async def show_hand(self, hand: HandView, lang: str, *, fresh: bool = False,
+                  header: Rendered | None = None, from_message: int | None = None,
+                  hint: HintView | None = None, urgent: bool = True) -> bool:
+        """Queue the player's hand: an edit of the live message, or (``fresh``) a new one.
+
+        ``from_message`` is a hand message the player just pressed: False if it is an
+        older one than the live hand (nothing is drawn on it; it becomes a short line).
+        """
+        user = int(hand.player_id.partition(":")[2])
+        key = _key(hand)
+        refs = await self.refs(hand.table_id)
+        ref = refs.values.get(key)
+        if from_message is not None:
+            if (user, from_message) in self._retired or (ref is not None and ref[1] != from_message):
+                self.line(user, from_message, content_of(render_moved(translator(lang))),
+                          stamp=(hand.version,), urgent=True)
+                return False
+            if ref is None:
+                self.keep(hand.table_id, refs, key, [user, from_message, hand.version, hand.your_turn])
+        content = hand_content(hand, lang, header=header, hint=hint)
+        turn = header is not None
+
+        async def run() -> Outcome:
+            ref = refs.values.get(key)
+            if ref is not None and not fresh:
+                sent = await self.outbox.edit(user, ref[1], content)
+                if sent.outcome.ok:
+                    ref[2] = hand.version  # the shown version need not be stored
+                    self.reachable.add(user)
+                    return outcome_of(sent)
+                if sent.outcome is not Sent_.GONE:
+                    return self._hand_failed(sent.outcome, hand, outcome_of(sent))
+            sent = await self.outbox.send(user, content)
+            if sent.message_id is None:
+                return self._hand_failed(sent.outcome, hand, outcome_of(sent))
+            self.reachable.add(user)
+            self.unreachable.discard(user)
+            current = refs.values.get(key)
+            self.keep(hand.table_id, refs, key, [user, sent.message_id, hand.version, turn or hand.your_turn])
+            if current is not None and current[1] != sent.message_id:
+                self.line(user, current[1], content_of(render_moved(translator(lang))),
+                          stamp=(hand.version,))
+            warning = self._warnings.pop((hand.table_id, hand.player_id), None)
+            if warning is not None:
+                await self.outbox.delete(user, warning)
+            return outcome_of(sent)
+
+        return self.put(key, user, run, stamp=(hand.version,), urgent=urgent,
+                        order=0 if urgent else 2, label="hand")
+
+    def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
+             urgent: bool = False) -> None:
+        """A hand message becomes a short line without buttons (it is no longer the live one)."""
+        self._retired[(user, message_id)] = None
+        self._retired.move_to_end((user, message_id))
+        while len(self._retired) > _RETIRED:
+            self._retired.popitem(last=False)
+
+        async def run() -> Outcome:
+            sent = await self.outbox.edit(user, message_id, content)
+            return SKIPPED if sent.outcome is Sent_.GONE else outcome_of(sent)
+
+        self.put(("line", user, message_id), user, run, stamp=stamp, urgent=urgent, order=1,
+                 label="hand line")
+
+    def first_look(self, hand: HandView, lang: str) -> None:
+        """The cards a player holds at the start, before their turn: a line without buttons
+        (what it lists stays true until they play; their hand comes with their turn)."""
+        user = int(hand.player_id.partition(":")[2])
+        content = content_of(render_played(hand, translator(lang)))
+
+        async def run() -> Outcome:
+            sent = await self.outbox.send(user, content, silent=True)
+            if sent.message_id is None:
+                return self._hand_failed(sent.outcome, hand, outcome_of(sent))
+            self.reachable.add(user)
+            return outcome_of(sent)
+
+        self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=True, order=1,
+                 label="first hand")
+
+    def _hand_failed(self, outcome: Sent_, hand: HandView, result: Outcome) -> Outcome:
+        if outcome is Sent_.BLOCKED:
+            user = int(hand.player_id.partition(":")[2])
+            self.unreachable.add(user)
+            self.reachable.discard(user)
+            if not _private(hand.table.chat_id):
+                self._background(self.note_unreachable(hand))
+            return FAILED
+        return result
+
+    # -- players the bot cannot reach --------------------------------------------------------
+
+    async def note_unreachable(self, hand: HandView) -> None:
+        seat = hand.table.seat_of(hand.player_id)
+        name = seat.name if seat is not None and seat.name else "?"
+        await self.note(hand.table_id, hand.table.chat_id, hand.player_id, name)
+
+    async def note(self, table_id: str, chat_id: str, player_id: str, name: str) -> None:
+        """Tell the group, once per table, that this player must open the bot to get their cards."""
+        refs = await self.refs(table_id)
+        key = "note:" + player_id
+        if refs.values.get(key):
+            return
+        refs.values[key] = [0, 0]
+        t = translator(await self.service.language(chat_id))
+        text = t.gettext(
+            "{name}, I cannot send you your cards yet. Press “Open my hand” and then Start: "
+            "your hand arrives at once.", name=user_text(name))
+        button = InlineKeyboardButton(t.gettext("🂠 Open my hand"),
+                                      url=deep_link(self.bot_username, StartPayload("hand", table_id)))
+        content = Content(escape(text), keyboard((), [[button]]))
+
+        async def run() -> Outcome:
+            chat, sent = await self.send(int(chat_id.partition(":")[2]), content)
+            if sent.message_id is not None:
+                self.keep(table_id, refs, key, [chat, sent.message_id])
+            return outcome_of(sent)
+
+        self.put(("note", table_id, player_id), self._group(chat_id), run, urgent=True, order=1,
+                 label="note")
+
+    async def clear_note(self, table_id: str, player_id: str) -> None:
+        refs = await self.refs(table_id)
+        ref = refs.values.get("note:" + player_id)
+        if ref and ref[1]:
+            await self.outbox.delete(ref[0], ref[1])
+            self.keep(table_id, refs, "note:" + player_id, None)
+
+    def warn(self, notice: ClockWarning) -> None:
+        user = int(notice.player_id.partition(":")[2])
+        content = content_of(render_notice(notice))
+        key = (notice.table_id, notice.player_id)
+
+        async def run() -> Outcome:
+            sent = await self.outbox.send(user, content)
+            if sent.message_id is not None:
+                old = self._warnings.pop(key, None)
+                if old is not None:
+                    await self.outbox.delete(user, old)
+                self._warnings[key] = sent.message_id
+            return outcome_of(sent)
+
+        self.put(("warn", *key), user, run, stamp=(notice.hand.version,), urgent=True, order=0,
+                 label="clock warning")
+
+
+def _key(hand: HandView) -> str:
+    return "hand:" + hand.player_id
+
+
+def _was_turn(ref: Any) -> bool:
+    return len(ref) > 3 and bool(ref[3])
+
+
+def _private(chat_id: str) -> bool:
+    return int(chat_id.partition(":")[2]) > 0
