@@ -41,7 +41,7 @@ def percentile(values: list[float], q: float) -> float:
 class Timeline:
     """When each table version was committed and whose turn it made."""
 
-    commits: dict[int, float] = field(default_factory=dict)
+    commits: dict[tuple[str, int], float] = field(default_factory=dict)  # (chat, version) → at
     turns: list[tuple[float, str, int]] = field(default_factory=list)  # (at, player, version)
 
     @classmethod
@@ -53,7 +53,7 @@ class Timeline:
             now = time.perf_counter()
             for notice in notices:
                 if isinstance(notice, TableUpdated) and notice.table.running:
-                    timeline.commits.setdefault(notice.table.version, now)
+                    timeline.commits.setdefault((notice.chat_id, notice.table.version), now)
                 if isinstance(notice, YourTurn):
                     timeline.turns.append((now, notice.player_id, notice.hand.version))
             await original(notices)
@@ -71,7 +71,10 @@ class Timeline:
             is not None
         )
         lags = []
-        for version, at in sorted(self.commits.items()):
+        chat = f"tg:{group.id}"
+        for (where, version), at in sorted(self.commits.items()):
+            if where != chat:
+                continue
             seen = next((when for when, v in shown if v >= version and when >= at), None)
             if seen is not None:
                 lags.append(seen - at)
