@@ -1,7 +1,8 @@
 """Putting the bot together: the python-telegram-bot Application, the store, the service.
 
-``build_application(settings)`` gives the production Application (rate
-limiter, API server, handlers). ``BasraTelegram`` wires handlers onto any
+``build_application(settings)`` gives the production Application (API
+server, handlers; no rate limiter: the adapter's dispatcher plans every write
+within Telegram's limits, see ``limits``). ``BasraTelegram`` wires handlers onto any
 Application (tests build theirs against a fake server) and owns the life of
 the store and the table service: ``start`` after ``Application.initialize``,
 ``stop`` before ``Application.shutdown``. In production ``post_init`` and
