@@ -131,7 +131,9 @@ async def run(matches: int, plays: int, think: float, latency: float, database: 
     await basra.stop()
     await app.shutdown()
     writes = len([c for c in server.api_calls if c.method in WRITES])
-    setup = 2 * matches  # each match's /newgame lobby and its first look at a hand
+    # Each match's own writes before any play: the lobby, its edit for the join, its edit into
+    # the first table, the waiting player's first look at their cards, the first turn.
+    setup = 5 * matches
     return {
         "elapsed": elapsed,
         "plays": bench.plays,
