@@ -1,5 +1,5 @@
-"""Small shared pieces of the outbound half: rendered views as Telegram contents, and the
-outbox's results as the dispatcher's outcomes."""
+"""Small shared pieces of the outbound half: chat ids, the order of writes in a chat,
+rendered views as Telegram contents, and the outbox's results as the dispatcher's outcomes."""
 
 from __future__ import annotations
 
@@ -7,9 +7,23 @@ import html
 
 from ..outbound import FAILED, SENT, SKIPPED, Outcome, Retry
 from ..render import Rendered
+from ..service import raw_id
 from .keyboards import keyboard
 from .outbox import Content, Sent
 from .outbox import Outcome as Result
+
+#: Write order within a chat: what someone waits for first, then replies and lines, then
+#: refreshes, tidying last.
+FIRST, REPLY, TABLE, TIDY = 0, 1, 2, 3
+
+
+def chat_number(namespaced: str) -> int:
+    """The Telegram chat (or user) id inside a service id: ``"tg:-100123"`` → -100123."""
+    return int(raw_id(namespaced))
+
+
+def is_private(chat_id: str) -> bool:
+    return chat_number(chat_id) > 0
 
 
 def content_of(rendered: Rendered) -> Content:

@@ -44,29 +44,14 @@ from ..service import (
     TableService,
     TableUpdated,
     YourTurn,
-    raw_id,
 )
-from .contents import content_of, outcome_of
+from .contents import FIRST, REPLY, TABLE, TIDY, chat_number, content_of, outcome_of
 from .hands import HandMessages
 from .moves import ChatMoves
 from .outbox import Content, Outbox, Sent
 from .outbox import Outcome as Sent_
 
 log = logging.getLogger(__name__)
-
-HAND_KEY = "hand:"
-NOTE_KEY = "note:"
-#: Write order within a chat: what someone waits for first, tidying last.
-FIRST, REPLY, TABLE, TIDY = 0, 1, 2, 3
-
-
-def chat_number(namespaced: str) -> int:
-    """The Telegram chat (or user) id inside a service id: ``"tg:-100123"`` → -100123."""
-    return int(raw_id(namespaced))
-
-
-def is_private(chat_id: str) -> bool:
-    return chat_number(chat_id) > 0
 
 
 @dataclass

@@ -30,7 +30,7 @@ from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
 from ..render import render_turn_notice as turn_header
 from ..service import ClockWarning, HandView, HintView, YourTurn
-from .contents import content_of, escape, outcome_of
+from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, is_private, outcome_of
 from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
 from .outbox import Outcome as Sent_
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _RETIRED: Final = 50_000
+HAND_KEY: Final = "hand:"
+NOTE_KEY: Final = "note:"
 
 
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
@@ -68,7 +70,7 @@ class HandMessages:
         async def refs(self, table_id: str) -> TableRefs: ...
         def keep(self, table_id: str, refs: TableRefs, key: str, value: Any) -> None: ...
         def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
-                stamp: tuple[int, ...] = (), urgent: bool = False, order: int = 2,
+                stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
                 label: str = "message") -> bool: ...
         def _group(self, chat_id: str) -> int: ...
         def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
@@ -120,7 +122,7 @@ class HandMessages:
         ``from_message`` is a hand message the player just pressed: False if it is an
         older one than the live hand (nothing is drawn on it; it becomes a short line).
         """
-        user = int(hand.player_id.partition(":")[2])
+        user = chat_number(hand.player_id)
         key = _key(hand)
         refs = await self.refs(hand.table_id)
         ref = refs.values.get(key)
@@ -160,7 +162,7 @@ class HandMessages:
             return outcome_of(sent)
 
         return self.put(key, user, run, stamp=(hand.version,), urgent=urgent,
-                        order=0 if urgent else 2, label="hand")
+                        order=FIRST if urgent else TABLE, label="hand")
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
              urgent: bool = False) -> None:
@@ -174,13 +176,13 @@ class HandMessages:
             sent = await self.outbox.edit(user, message_id, content)
             return SKIPPED if sent.outcome is Sent_.GONE else outcome_of(sent)
 
-        self.put(("line", user, message_id), user, run, stamp=stamp, urgent=urgent, order=1,
+        self.put(("line", user, message_id), user, run, stamp=stamp, urgent=urgent, order=REPLY,
                  label="hand line")
 
     def first_look(self, hand: HandView, lang: str) -> None:
         """The cards a player holds at the start, before their turn: a line without buttons
         (what it lists stays true until they play; their hand comes with their turn)."""
-        user = int(hand.player_id.partition(":")[2])
+        user = chat_number(hand.player_id)
         content = content_of(render_played(hand, translator(lang)))
 
         async def run() -> Outcome:
@@ -190,15 +192,15 @@ class HandMessages:
             self.reachable.add(user)
             return outcome_of(sent)
 
-        self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=True, order=1,
+        self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=True, order=REPLY,
                  label="first hand")
 
     def _hand_failed(self, outcome: Sent_, hand: HandView, result: Outcome) -> Outcome:
         if outcome is Sent_.BLOCKED:
-            user = int(hand.player_id.partition(":")[2])
+            user = chat_number(hand.player_id)
             self.unreachable.add(user)
             self.reachable.discard(user)
-            if not _private(hand.table.chat_id):
+            if not is_private(hand.table.chat_id):
                 self._background(self.note_unreachable(hand))
             return FAILED
         return result
@@ -213,7 +215,7 @@ class HandMessages:
     async def note(self, table_id: str, chat_id: str, player_id: str, name: str) -> None:
         """Tell the group, once per table, that this player must open the bot to get their cards."""
         refs = await self.refs(table_id)
-        key = "note:" + player_id
+        key = NOTE_KEY + player_id
         if refs.values.get(key):
             return
         refs.values[key] = [0, 0]
@@ -226,23 +228,23 @@ class HandMessages:
         content = Content(escape(text), keyboard((), [[button]]))
 
         async def run() -> Outcome:
-            chat, sent = await self.send(int(chat_id.partition(":")[2]), content)
+            chat, sent = await self.send(chat_number(chat_id), content)
             if sent.message_id is not None:
                 self.keep(table_id, refs, key, [chat, sent.message_id])
             return outcome_of(sent)
 
-        self.put(("note", table_id, player_id), self._group(chat_id), run, urgent=True, order=1,
+        self.put(("note", table_id, player_id), self._group(chat_id), run, urgent=True, order=REPLY,
                  label="note")
 
     async def clear_note(self, table_id: str, player_id: str) -> None:
         refs = await self.refs(table_id)
-        ref = refs.values.get("note:" + player_id)
+        ref = refs.values.get(NOTE_KEY + player_id)
         if ref and ref[1]:
             await self.outbox.delete(ref[0], ref[1])
-            self.keep(table_id, refs, "note:" + player_id, None)
+            self.keep(table_id, refs, NOTE_KEY + player_id, None)
 
     def warn(self, notice: ClockWarning) -> None:
-        user = int(notice.player_id.partition(":")[2])
+        user = chat_number(notice.player_id)
         content = content_of(render_notice(notice))
         key = (notice.table_id, notice.player_id)
 
@@ -255,12 +257,12 @@ class HandMessages:
                 self._warnings[key] = sent.message_id
             return outcome_of(sent)
 
-        self.put(("warn", *key), user, run, stamp=(notice.hand.version,), urgent=True, order=0,
+        self.put(("warn", *key), user, run, stamp=(notice.hand.version,), urgent=True, order=FIRST,
                  label="clock warning")
 
 
 def _key(hand: HandView) -> str:
-    return "hand:" + hand.player_id
+    return HAND_KEY + hand.player_id
 
 
 def _was_turn(ref: Any) -> bool:
@@ -268,4 +270,4 @@ def _was_turn(ref: Any) -> bool:
 
 
 def _private(chat_id: str) -> bool:
-    return int(chat_id.partition(":")[2]) > 0
+    return chat_number(chat_id) > 0
