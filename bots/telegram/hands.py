@@ -127,7 +127,9 @@ class HandMessages:
         refs = await self.refs(hand.table_id)
         ref = refs.values.get(key)
         if from_message is not None:
-            if (user, from_message) in self._retired or (ref is not None and ref[1] != from_message):
+            if (user, from_message) in self._retired:
+                return False  # already (about to be) a short line: it keeps what it says
+            if ref is not None and ref[1] != from_message:
                 self.line(user, from_message, content_of(render_moved(translator(lang))),
                           stamp=(hand.version,), urgent=True)
                 return False

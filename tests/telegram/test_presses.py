@@ -163,3 +163,24 @@ async def test_starting_a_match_stops_the_spinner_while_the_table_and_hands_go_o
         other = badr if mover is alice else alice
         # The player to move has their hand; the other sees their cards until their turn.
         assert world.hand_message(mover) and "Your hand" in world.latest_private(other).text
+
+
+async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        mover = to_move(table, alice, badr)
+        hand = world.hand_message(mover)
+        await world.press_verb(mover, hand, "card")
+        play = world.buttons(hand, "play")[0]
+        await world.press(mover, hand, play)
+        played = hand.text
+        assert "played" in played and not hand.button_data()
+        # The same confirm again, from a client that had not redrawn yet: refused, and the
+        # line still says what was played (there is no newer hand to point to).
+        update = await world.forge(mover, hand, play)
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert
+        assert hand.text == played
