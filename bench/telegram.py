@@ -42,7 +42,7 @@ sys.path.insert(0, str(_HERE.parent))
 from bots.service import ManualClock, ServiceConfig, TableView  # noqa: E402
 from bots.telegram.application import BasraTelegram, tune_gc  # noqa: E402
 from tests.fakes import FakeChat, FakeTelegram, FakeUser  # noqa: E402
-from tests.telegram.live import WRITES, Timeline, percentile, shown_version  # noqa: E402
+from tests.telegram.live import WRITES, Timeline, percentile, press_when_shown  # noqa: E402
 
 CONFIG = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="ar")
 
@@ -61,26 +61,9 @@ class Bench:
         if self.think > 0:
             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
 
-    def button(self, user: FakeUser, verb: str, version: int) -> tuple[Any, str] | None:
-        chat = self.server.private_chat(user)
-        for message in reversed(self.server.messages(chat, bot_only=True)):
-            found = [d for d in message.button_data()
-                     if d.split("|")[1:2] == [verb] and shown_version([d]) == version]
-            if found:
-                return message, found[0]
-        return None
-
     async def press(self, user: FakeUser, verb: str, version: int) -> float:
         """Press as soon as the button shows; the time the answer took."""
-        while (found := self.button(user, verb, version)) is None:
-            await asyncio.sleep(0.005)
-        message, data = found
-        update = self.server.user_presses(user, message, data)
-        await self.server.deliver(self.app, update)
-        answers = [c for c in self.server.calls_for(update) if c.method == "answerCallbackQuery"]
-        record = self.server.updates[update.update_id]
-        start = record.delivered_at or record.created_at
-        return max((c.finished_at or c.at) for c in answers) - start if answers else 0.0
+        return await press_when_shown(self.server, self.app, user, verb, version)
 
     async def match(self, group: FakeChat, alice: FakeUser, badr: FakeUser, plays: int) -> None:
         await asyncio.sleep(self.rng.uniform(0, 10 * self.think))  # tables open over a while

@@ -112,6 +112,28 @@ def summary(values: list[float]) -> str:
     return f"p50 {p50:.0f} ms, p99 {p99:.0f} ms, max {top:.0f} ms (n={len(values)}, mean {mean:.0f} ms)"
 
 
+def live_button(
+    server: FakeTelegram, user: FakeUser, verb: str, version: int
+) -> tuple[FakeMessage, str] | None:
+    """A button with ``verb`` for table version ``version`` on the user's private screen, if any."""
+    for message in reversed(server.messages(server.private_chat(user), bot_only=True)):
+        found = [d for d in message.button_data()
+                 if d.split("|")[1:2] == [verb] and shown_version([d]) == version]
+        if found:
+            return message, found[0]
+    return None
+
+
+async def press_when_shown(server: FakeTelegram, app: Any, user: FakeUser, verb: str, version: int) -> float:
+    """Press as soon as the button shows; returns how long the press waited for its answer."""
+    message, data = await when_ready(lambda: live_button(server, user, verb, version))
+    update = server.user_presses(user, message, data)
+    await server.deliver(app, update)
+    [answer] = [c for c in server.calls_for(update) if c.method == "answerCallbackQuery"]
+    record = server.updates[update.update_id]
+    return (answer.finished_at or answer.at) - (record.delivered_at or record.created_at)
+
+
 async def when_ready(check: Any, timeout: float = 10.0) -> Any:
     """Poll ``check()`` until it returns something (a person looking at their screen)."""
     end = time.perf_counter() + timeout

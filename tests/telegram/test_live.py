@@ -15,8 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from bots.service import ManualClock, SystemClock, TableView
-from tests.fakes import CallbackQueryRecord, FakeChat, FakeMessage, FakeTelegram, FakeUser
-from tests.telegram.live import WRITES, Timeline, never_older, shown_version, when_ready
+from tests.fakes import CallbackQueryRecord, FakeChat, FakeTelegram, FakeUser
+from tests.telegram.live import WRITES, Timeline, never_older, press_when_shown
 from tests.telegram.world import QUIET, World, ids, start_match
 
 ACK_BOUND = 0.5  # seconds: the answer to a press never waits for a message
@@ -36,23 +36,8 @@ def people(server: FakeTelegram, *langs: str) -> tuple[list[FakeUser], FakeChat]
     return users, server.add_group("Cafe", users)
 
 
-def live_button(world: World, user: FakeUser, verb: str, version: int) -> tuple[FakeMessage, str] | None:
-    """A button with ``verb`` for table version ``version`` on the user's screen, if any."""
-    for message in reversed(world.hand_messages(user)):
-        found = [d for d in world.buttons(message, verb) if shown_version([d]) == version]
-        if found:
-            return message, found[0]
-    return None
-
-
 async def press_fast(world: World, user: FakeUser, verb: str, version: int) -> float:
-    """Press as soon as the button shows; returns how long the press waited for its answer."""
-    message, data = await when_ready(lambda: live_button(world, user, verb, version))
-    update = world.server.user_presses(user, message, data)
-    await world.server.deliver(world.app, update)
-    [answer] = [c for c in world.server.calls_for(update) if c.method == "answerCallbackQuery"]
-    record = world.server.updates[update.update_id]
-    return (answer.finished_at or answer.at) - (record.delivered_at or record.created_at)
+    return await press_when_shown(world.server, world.app, user, verb, version)
 
 
 async def test_a_fast_1v1_keeps_every_chat_live_within_telegrams_limits(database: Path) -> None:
