@@ -68,22 +68,24 @@ class Budget:
             at = max(at, self._last_paced + limit.spacing)
         return at
 
-    def spend(self, now: float, *, urgent: bool) -> float:
-        """A write starts now (check ``free_at`` first); returns what ``refund`` needs."""
+    def spend(self, now: float, *, urgent: bool) -> float | None:
+        """A write starts now (check ``free_at`` first); returns what ``refund`` needs (for a
+        paced write, the paced write before it)."""
         self._times.append(now)
+        if urgent:
+            return None
         previous = self._last_paced
-        if not urgent:
-            self._last_paced = now
+        self._last_paced = now
         return previous
 
-    def refund(self, at: float, previous: float) -> None:
+    def refund(self, at: float, previous: float | None) -> None:
         """The write spent at ``at`` made no call after all (nothing had changed);
         ``previous`` is what its ``spend`` returned."""
         try:
             self._times.remove(at)
         except ValueError:
             return  # already out of the window
-        if self._last_paced == at:
+        if previous is not None and self._last_paced == at:
             self._last_paced = previous
 
     def block(self, until: float) -> None:

@@ -21,7 +21,6 @@ came meanwhile).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 from collections import Counter, OrderedDict
@@ -83,14 +82,18 @@ class _Entry:
 
 
 class _Lane:
-    __slots__ = ("budget", "chat", "pending", "task", "wake")
+    __slots__ = ("budget", "chat", "dropped", "pending", "running", "sleeping", "task")
 
     def __init__(self, chat: Hashable, budget: Budget) -> None:
         self.chat = chat
         self.budget = budget
         self.pending: dict[Hashable, _Entry] = {}
         self.task: asyncio.Task[None] | None = None
-        self.wake = asyncio.Event()
+        #: The key of the write under way, and whether it was cancelled meanwhile.
+        self.running: Hashable | None = None
+        self.dropped = False
+        #: The task while it sleeps until a write fits (a new write may want to go sooner).
+        self.sleeping: asyncio.Task[None] | None = None
 
 
 class Dispatcher:
@@ -140,18 +143,27 @@ class Dispatcher:
             self.counts["stale"] += 1
             return False
         else:
-            entry.write, entry.attempts = write, 0
+            # A newer state: tried afresh (a server's pause stays in the chat's budget).
+            entry.write, entry.attempts, entry.not_before = write, 0, 0.0
             self.counts["replaced"] += 1
-        lane.wake.set()
+        if lane.task is not None and lane.sleeping is lane.task:
+            # Asleep until the earliest pending write fits: the new one may fit sooner.
+            lane.task.cancel()
+            lane.task = None
         if lane.task is None:
             lane.task = asyncio.get_running_loop().create_task(self._serve(lane))
         return True
 
     def cancel(self, chat: Hashable, key: Hashable) -> None:
-        """Drop the pending write of ``key`` (its message is gone or no longer wanted)."""
+        """Drop the pending write of ``key`` (its message is gone or no longer wanted); one
+        under way finishes, but is not tried again."""
         lane = self._lanes.get(chat)
-        if lane is not None and lane.pending.pop(key, None) is not None:
+        if lane is None:
+            return
+        if lane.pending.pop(key, None) is not None:
             self.counts["cancelled"] += 1
+        if lane.running == key:
+            lane.dropped = True  # under way: it is not tried again
 
     def pending(self) -> int:
         """Writes waiting (not counting those under way)."""
@@ -173,6 +185,7 @@ class Dispatcher:
         return at
 
     async def _serve(self, lane: _Lane) -> None:
+        me = asyncio.current_task()
         try:
             while lane.pending:
                 now = self.now()
@@ -180,15 +193,19 @@ class Dispatcher:
                     (self._free_at(lane, e, now), e.write.order, e.seq, e) for e in lane.pending.values()
                 )
                 if at > now:
-                    lane.wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(at - now):
-                            await lane.wake.wait()
+                    # A plain sleep (a new write cancels it): nothing else to wait for.
+                    lane.sleeping = me
+                    try:
+                        await asyncio.sleep(at - now)
+                    finally:
+                        if lane.sleeping is me:
+                            lane.sleeping = None
                     continue
                 await self._run(lane, entry, now)
         finally:
-            lane.task = None
-            if not lane.pending and self._lanes.get(lane.chat) is lane:
+            if lane.task is me:
+                lane.task = None
+            if lane.task is None and not lane.pending and self._lanes.get(lane.chat) is lane:
                 del self._lanes[lane.chat]
                 if lane.budget.used(self.now()) == 0:
                     self._budgets.pop(lane.chat, None)
@@ -197,11 +214,12 @@ class Dispatcher:
         write = entry.write
         del lane.pending[write.key]
         paced = lane.budget.spend(now, urgent=write.urgent)
-        overall = self._overall.spend(now, urgent=write.urgent) if self._overall is not None else 0.0
+        overall = self._overall.spend(now, urgent=write.urgent) if self._overall is not None else None
         self._started[write.key] = write.stamp
         self._started.move_to_end(write.key)
         while len(self._started) > _REMEMBERED:
             self._started.popitem(last=False)
+        lane.running, lane.dropped = write.key, False
         try:
             outcome = await write.run()
         except asyncio.CancelledError:
@@ -209,6 +227,11 @@ class Dispatcher:
         except Exception:
             log.exception("sending a %s failed", write.label)
             outcome = FAILED
+        finally:
+            lane.running = None
+        if isinstance(outcome, Retry) and lane.dropped:
+            self.counts["cancelled"] += 1
+            return
         if isinstance(outcome, Retry):
             self._again(lane, entry, outcome)
             return
