@@ -8,12 +8,9 @@ stops the service's clocks and closes the database.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,6 +18,7 @@ from discord import app_commands
 from storage import SqliteStore
 
 from ..service import Clock, ServiceConfig, SystemClock, TableService
+from . import limits
 from .buttons import ActionButton
 from .commands import BasraGroup, Commands
 from .delivery import DiscordPlatform
@@ -29,21 +27,23 @@ from .presses import Presses
 
 log = logging.getLogger(__name__)
 
+#: On closing, how long the last writes may take to go out (the state is stored either way).
+STOP_GRACE = 5.0
+
 
 @dataclass(frozen=True)
 class BotOptions:
     """What the bot needs besides its token (see ``settings.DiscordSettings``).
 
     ``guild_id``: sync the commands to that server only (they show at once);
-    otherwise globally. ``retry_delays``/``retry_later``: how sends are retried
-    when Discord is busy (see ``delivery``).
+    otherwise globally. ``speedup``: Discord's rate limits as the bot plans its
+    writes, that many times faster (tests whose fake server is sped up alike).
     """
 
     database: Path = Path("basra.sqlite3")
     config: ServiceConfig = field(default_factory=ServiceConfig)
     guild_id: int | None = None
-    retry_delays: Sequence[float] = (1.0,)
-    retry_later: float = 30.0
+    speedup: float = 1.0
 
 
 class BasraBot(discord.Client):
@@ -58,18 +58,13 @@ class BasraBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self.hands = OpenHands()
         self.platform = DiscordPlatform(
-            self,
-            self.hands,
-            now=self.clock.now,
-            retry_delays=options.retry_delays,
-            retry_later=options.retry_later,
+            self, self.hands, now=self.clock.now, dispatcher=limits.dispatcher(speedup=options.speedup)
         )
         self.presses = Presses(self)
         self.commands_impl = Commands(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
         self.store: SqliteStore | None = None
         self._service: TableService | None = None
-        self._chores: set[asyncio.Task[Any]] = set()
         self._closing = False
 
     @property
@@ -99,20 +94,9 @@ class BasraBot(discord.Client):
         if self._closing:
             return
         self._closing = True
-        self.platform.cancel_retries()
-        for task in list(self._chores):
-            task.cancel()
         if self._service is not None:
             await self._service.close()
-        await self.platform.wait_idle()
+        await self.platform.close(grace=STOP_GRACE / self.options.speedup)
         if self.store is not None:
             await self.store.close()
         await super().close()
-
-    def after_interaction(self, chat_id: str) -> None:
-        """A press or command in a channel: send whatever failed there before."""
-        if self._service is None or self.is_closed():
-            return
-        task = asyncio.get_running_loop().create_task(self.platform.flush_chat(chat_id))
-        self._chores.add(task)
-        task.add_done_callback(self._chores.discard)

@@ -40,7 +40,7 @@ from . import texts
 from .delivery import hand_parts
 from .messages import embed_of, message_parts
 from .presses import chat_of, may_change_settings, person_of
-from .replies import Reply
+from .replies import ANSWER_WAIT, Reply
 from .texts import bilingual
 
 if TYPE_CHECKING:
@@ -100,7 +100,6 @@ class Commands:
             log.warning("answering /basra %s failed (HTTP %s)", name, error.status)
         except Exception:
             await self.bot.presses.failed(interaction, name)
-        self.bot.after_interaction(chat_of(interaction))
 
     # -- each command ------------------------------------------------------------
 
@@ -120,6 +119,8 @@ class Commands:
         finally:
             if claims.get(chat) is reply:
                 del claims[chat]
+        if reply.promised:
+            await reply.within(reply.answered(ANSWER_WAIT))
         if not reply.done:  # the lobby went out as a channel message (or will, when Discord allows)
             await reply.tell(t.gettext(texts.OPENED))
 

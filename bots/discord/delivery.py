@@ -1,31 +1,43 @@
-"""The service's notices, delivered to Discord.
+"""The service's notices, delivered to Discord within its limits (``bots.outbound``, ``limits``).
 
-One message per purpose, found again through references kept with the table
-(``TableService.remember``): the lobby message, the table message of the
-current round (a new round gets a new message), the latest turn ping. Round
-and match results are messages of their own. Private notices go to the
-player's open ephemeral hand (see ``hands``); Discord has no other way to
-reach one person in a channel, so a player whose turn comes is mentioned in a
-short public ping that names no card.
+Which message shows what:
 
-Every action is committed by the service before its notices arrive, so a
-failed send never loses a play: rate limits and server errors are retried, and
-a public notice that still fails is kept and sent again with the table's next
-notices or a little later. The newest table, lobby and ping replace older
-ones that failed; results are always sent. Log lines name the table and the
-kind of message, never its text.
+- the lobby: one message, edited in place. While a press on it (or the
+  ``/basra new`` that opens it) waits for its answer, that answer shows the
+  lobby: it costs the channel nothing and the presser sees it at once;
+- the table: one message per round, edited in place. A round's last picture
+  carries the round's result and loses its button, in one edit; the next
+  round gets a new message. At the match's end the last picture carries the
+  round's and the match's results;
+- the turn ping: a short public message that mentions the player whose turn
+  it is and names no card (Discord has no other way to reach one person in a
+  channel); the previous one is deleted;
+- each player's hand: their open ephemeral message (``hands``), edited
+  through the token of their latest press.
+
+``deliver`` only queues (the table's lock is held). Each message has at
+most one write pending, the newest; a channel's writes keep under its 5 in
+5 seconds, a hand's under its token's limit, and a busy or failing Discord
+(429, 5xx, a dropped connection) is tried again with back-off. What a write
+sends is decided when it runs, from the message references as they are
+then; they are kept with the table (``service.remember``), so a restarted
+bot edits the same messages. Log lines name the table and the kind of
+message, never its text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from ..i18n import Translator, translator
+from ..outbound import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
 from ..render import (
     Rendered,
     render_hand,
@@ -52,33 +64,19 @@ from ..service import (
     raw_id,
 )
 from .hands import OpenHands
-from .messages import message_parts
+from .limits import channel_lane, delete_lane, hand_lane
+from .messages import embed_of, message_parts
 from .replies import Reply, _sendable
 
 if TYPE_CHECKING:
     from ..service import TableService
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
-#: Notices that a newer one of the same kind makes unnecessary to resend.
-REPLACEABLE = frozenset({"lobby_updated", "lobby_closed", "table_updated", "your_turn", "clock_warning"})
-
-
-def _latest(notices: list[Notice]) -> list[Notice]:
-    """The notices still worth sending, in order: of the replaceable kinds only the last of
-    each message (a round's table, a player's hand, ...), every other notice."""
-
-    def message(notice: Notice) -> tuple[object, ...] | None:
-        if isinstance(notice, TableUpdated):
-            return (notice.kind, notice.table.round_no)
-        if notice.kind in REPLACEABLE or isinstance(notice, HandUpdated):
-            return (notice.kind, notice.player_id)
-        return None
-
-    keys = [message(n) for n in notices]
-    last = {key: i for i, key in enumerate(keys) if key is not None}
-    return [n for i, (n, key) in enumerate(zip(notices, keys, strict=True)) if key is None or last[key] == i]
+#: A dropped connection or a timeout: tried again, like a 5xx.
+NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+#: Write order within a lane, when several could go: answers first, tidying last.
+REPLY, TABLE, TIDY = 0, 1, 2
 
 
 def hand_parts(
@@ -96,145 +94,89 @@ class DiscordPlatform:
     name = "dc"
 
     def __init__(
-        self,
-        client: discord.Client,
-        hands: OpenHands,
-        *,
-        now: Callable[[], float],
-        retry_delays: Sequence[float] = (1.0,),
-        retry_later: float = 30.0,
+        self, client: discord.Client, hands: OpenHands, *, now: Callable[[], float], dispatcher: Dispatcher
     ) -> None:
         self.client = client
         self.hands = hands
+        self.dispatcher = dispatcher
         self.service: TableService | None = None
         self._now = now
-        self.retry_delays = tuple(retry_delays)
-        self.retry_later = retry_later
-        #: Replies that may answer for a public message (id) or a chat's first message.
+        #: Presses and commands whose answer may show a lobby: by message id, by chat.
         self.message_claims: dict[int, Reply] = {}
         self.chat_claims: dict[str, Reply] = {}
         self._refs: dict[str, dict[str, Any]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._backlog: dict[str, list[Notice]] = {}
-        self._retrying: set[str] = set()
-        self._sending: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
-        # Everything but a hand goes to the channel (turn pings too), so it can be sent again.
 
     # -- outbound protocol ---------------------------------------------------------
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         """Queue one action's notices (the table's lock is held: nothing here waits for
-        Discord). Each table's notices go out in order, one batch after another, and a batch
-        still waiting when a newer one comes merges with it (the newest table, lobby and
-        ping replace older ones); the answer to the press waits for none of it."""
+        Discord)."""
         if not notices:
             return
         table_id = notices[0].table_id
-        self._backlog.setdefault(table_id, []).extend(notices)
-        if table_id not in self._sending:
-            self._sending.add(table_id)
-            self._spawn(self._drain(table_id), name=f"basra-send-{table_id}")
+        refs = await self.refs(table_id)
+        rounds = {n.result.round_no: n for n in notices if isinstance(n, RoundEnded)}
+        match = next((n for n in notices if isinstance(n, MatchEnded)), None)
+        tables = [n for n in notices if isinstance(n, TableUpdated)]
+        for notice in notices:
+            try:
+                if isinstance(notice, LobbyUpdated | LobbyClosed):
+                    self._lobby(notice, refs)
+                elif isinstance(notice, TableUpdated):
+                    self._table(notice, refs, rounds, match)
+                elif isinstance(notice, RoundEnded | MatchEnded) and not tables:
+                    self._result(notice)
+                elif isinstance(notice, HandUpdated):
+                    self._hand(notice)
+                elif isinstance(notice, YourTurn) and not self._sees_own_turn(notice):
+                    self._ping(
+                        refs, notice.hand, (notice.hand.version, 0), render_turn_notice(notice, t_of(notice))
+                    )
+                elif isinstance(notice, ClockWarning):
+                    stamp = (notice.hand.version, 1, -notice.seconds_left)
+                    self._ping(refs, notice.hand, stamp, render_warning(notice, t_of(notice)))
+            except Exception:
+                log.exception("table %s: could not queue a %s notice", table_id, notice.kind)
+        if match is not None:
+            self._unping(table_id, refs, notices[0].chat_id)
 
-    async def _drain(self, table_id: str) -> None:
-        try:
-            async with self._lock(table_id):
-                while self._backlog.get(table_id):
-                    await self._send_all(table_id, [])
-                    if table_id in self._retrying:
-                        break  # what failed waits for its retry
-        finally:
-            self._sending.discard(table_id)
-
-    async def flush(self, table_id: str) -> None:
-        """Send what failed before (called again later, and on the next press)."""
-        if not self._backlog.get(table_id):
-            return
-        async with self._lock(table_id):
-            await self._send_all(table_id, [])
-
-    async def flush_chat(self, chat_id: str) -> None:
-        for table_id, pending in list(self._backlog.items()):
-            if pending and pending[0].chat_id == chat_id:
-                await self.flush(table_id)
-
-    async def wait_idle(self) -> None:
-        """Wait for reference writes and retries already started."""
+    async def close(self, grace: float) -> None:
+        """Send what can go within ``grace`` seconds, then wait for the references to be
+        stored (before the service closes)."""
+        await self.dispatcher.close(grace)
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    def cancel_retries(self) -> None:
-        for task in list(self._tasks):
-            if task.get_name().startswith("basra-retry"):
-                task.cancel()
-
-    # -- the sending loop ----------------------------------------------------------
-
-    def _lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
-    async def _send_all(self, table_id: str, notices: list[Notice]) -> None:
-        backlog = self._backlog.pop(table_id, []) + notices
-        batch = _latest(backlog)
-        # The presser's own hand answers their interaction: first, within Discord's 3 s.
-        batch.sort(key=lambda n: 0 if self._answers_a_press(n) else 1)
-        failed: list[Notice] = []
-        for notice in batch:
+    def _put(
+        self,
+        table_id: str,
+        key: Hashable,
+        lane: Hashable,
+        run: Callable[[], Awaitable[Outcome]],
+        *,
+        stamp: tuple[int, ...] = (),
+        urgent: bool = False,
+        order: int = TABLE,
+        label: str,
+    ) -> None:
+        async def guarded() -> Outcome:
             try:
-                await self._send(notice)
+                return await run()
             except discord.HTTPException as error:
-                log.warning("table %s: sending %s failed (HTTP %s)", table_id, notice.kind, error.status)
-                self.failures.append((table_id, notice.kind, error.status))
-                if not isinstance(notice, HandUpdated) and error.status != 403:
-                    failed.append(notice)
-            except Exception:
-                log.exception("table %s: sending %s failed", table_id, notice.kind)
-        if any(isinstance(n, MatchEnded) for n in batch) or any(
-            isinstance(n, LobbyClosed) and n.reason != "started" for n in batch
-        ):
-            # The table is over: nothing more to refresh or edit (a failed result is
-            # still in the backlog, and its references can be read again).
-            self.hands.forget_table(table_id)
-            if not failed:
-                self._refs.pop(table_id, None)
-        if failed:
-            self._backlog[table_id] = failed
-            if table_id not in self._retrying:
-                self._retrying.add(table_id)
-                self._spawn(self._retry_later(table_id), name=f"basra-retry-{table_id}")
-
-    def _answers_a_press(self, notice: Notice) -> bool:
-        if not isinstance(notice, HandUpdated):
-            return False
-        slot = self.hands.get(notice.table_id, notice.hand.player_id)
-        return slot is not None and not slot.reply.done
-
-    async def _retry_later(self, table_id: str) -> None:
-        await asyncio.sleep(self.retry_later)
-        self._retrying.discard(table_id)
-        await self.flush(table_id)
-
-    async def _send(self, notice: Notice) -> None:
-        t = translator(notice.lang)
-        if isinstance(notice, LobbyUpdated | LobbyClosed):
-            await self._lobby(notice, t)
-        elif isinstance(notice, TableUpdated):
-            await self._table(notice, t)
-        elif isinstance(notice, HandUpdated):
-            await self._hand(notice, t)
-        elif isinstance(notice, YourTurn):
-            if not self._sees_own_turn(notice):
-                await self._ping(
-                    notice.table_id, notice.hand, notice.hand.version, render_turn_notice(notice, t)
+                # Tried again when Discord was busy (429, 5xx); a refusal is given up (the
+                # service has the state, and the message's next change shows it).
+                log.warning("table %s: sending a %s failed (HTTP %s)", table_id, label, error.status)
+                self.failures.append((table_id, label, error.status))
+                return Retry() if _busy(error) else FAILED
+            except NETWORK_ERRORS as error:
+                log.info(
+                    "table %s: sending a %s failed (%s); trying again", table_id, label, type(error).__name__
                 )
-        elif isinstance(notice, ClockWarning):
-            await self._ping(notice.table_id, notice.hand, -notice.seconds_left, render_warning(notice, t))
-        elif isinstance(notice, RoundEnded):
-            await self._post(notice.chat_id, message_parts(render_round_result(notice.result, t), "result"))
-        elif isinstance(notice, MatchEnded):
-            await self._post(notice.chat_id, message_parts(render_match_result(notice.result, t), "result"))
-            await self._delete_ping(notice.chat_id, notice.table_id)
+                return Retry()
+
+        self.dispatcher.put(Write(key, lane, guarded, stamp, urgent, order, label))
 
     def _sees_own_turn(self, notice: YourTurn) -> bool:
         """A practice player looking at a live hand needs no ping every turn."""
@@ -244,130 +186,223 @@ class DiscordPlatform:
 
     # -- each kind of message ------------------------------------------------------
 
-    async def _lobby(self, notice: LobbyUpdated | LobbyClosed, t: Translator) -> None:
-        parts = message_parts(render_lobby(notice.lobby, t), "lobby")
-        refs = await self.refs(notice.table_id)
-        message_id = refs.get("lobby")
-        if isinstance(message_id, int) and await self._edit(notice.chat_id, message_id, parts):
-            return
-        if isinstance(notice, LobbyClosed):
-            return  # nothing to close
-        new_id = await self._post(notice.chat_id, parts)
-        self.keep(notice.table_id, "lobby", new_id)
+    def _lobby(self, notice: LobbyUpdated | LobbyClosed, refs: dict[str, Any]) -> None:
+        table_id, chat_id = notice.table_id, notice.chat_id
+        key, stamp = ("lobby", table_id), (notice.lobby.revision,)
+        lobby_id = refs.get("lobby")
+        claim = self.message_claims.get(lobby_id) if isinstance(lobby_id, int) else None
+        if claim is None and lobby_id is None and isinstance(notice, LobbyUpdated):
+            claim = self.chat_claims.get(chat_id)
+        parts = message_parts(render_lobby(notice.lobby, t_of(notice)), "lobby")
+        if claim is not None and not claim.done:
+            # The press (or the command) is answered with the lobby: no channel write.
+            answer = claim
+            answer.promised = True
 
-    async def _table(self, notice: TableUpdated, t: Translator) -> None:
-        table = notice.table
-        parts = message_parts(render_table(table, t, now=self._now()), "table")
-        refs = await self.refs(table.table_id)
-        current = refs.get("table")
-        if not isinstance(current, dict):
-            current = None
-        if current is not None and current.get("round") == table.round_no:
-            if await self._edit(table.chat_id, int(current["id"]), parts):
-                return
-            current = None  # deleted by someone: post a new one
-        new_id = await self._post(table.chat_id, parts)
-        self.keep(table.table_id, "table", {"id": new_id, "round": table.round_no})
-        if current is not None:
-            # The old round's message keeps its last picture, without the button.
-            await self._quietly(
-                self._channel(table.chat_id).get_partial_message(int(current["id"])).edit(view=None)
+            async def answer_with_it() -> Outcome:
+                try:
+                    message_id = await answer.show(**parts)
+                except discord.HTTPException as error:
+                    log.info("table %s: answering with the lobby failed (HTTP %s)", table_id, error.status)
+                    self._lobby_in_channel(table_id, chat_id, refs, key, stamp, parts, notice)
+                    return FAILED
+                if message_id is not None and refs.get("lobby") != message_id:
+                    self.keep(table_id, "lobby", message_id)
+                return SENT
+
+            self.dispatcher.cancel(channel_lane(channel_of(chat_id)), key)
+            self._put(
+                table_id, key, ("answer", id(claim)), answer_with_it, stamp=stamp, order=REPLY, label="lobby"
             )
+            return
+        self._lobby_in_channel(table_id, chat_id, refs, key, stamp, parts, notice)
 
-    async def _hand(self, notice: HandUpdated, t: Translator) -> None:
+    def _lobby_in_channel(
+        self,
+        table_id: str,
+        chat_id: str,
+        refs: dict[str, Any],
+        key: Hashable,
+        stamp: tuple[int, ...],
+        parts: dict[str, Any],
+        notice: LobbyUpdated | LobbyClosed,
+    ) -> None:
+        async def run() -> Outcome:
+            message_id = refs.get("lobby")
+            if isinstance(message_id, int):
+                with contextlib.suppress(discord.NotFound):  # deleted by someone: post it again
+                    await self._channel(chat_id).get_partial_message(message_id).edit(**parts)
+                    return SENT
+            if isinstance(notice, LobbyClosed):
+                return SKIPPED  # nothing to close
+            message = await self._channel(chat_id).send(**_sendable(parts))
+            self.keep(table_id, "lobby", message.id)
+            return SENT
+
+        self._put(
+            table_id, key, channel_lane(channel_of(chat_id)), run, stamp=stamp, urgent=True, label="lobby"
+        )
+
+    def _table(
+        self,
+        notice: TableUpdated,
+        refs: dict[str, Any],
+        rounds: dict[int, RoundEnded],
+        match: MatchEnded | None,
+    ) -> None:
+        """The round's table message: edited, or posted for a new round. A round's last picture
+        carries its result (and, at the end, the match's) and no button, in one edit."""
+        table, t = notice.table, t_of(notice)
+        round_no, table_id, chat_id = table.round_no, table.table_id, table.chat_id
+        results = [n for n in (rounds.get(round_no), match) if n is not None]
+        closing = table.round_close is not None or not table.running
+        shown = refs.get("table")
+        new_round = not isinstance(shown, dict) or shown.get("round") != round_no
+
+        def parts() -> dict[str, Any]:
+            drawn = message_parts(render_table(table, t, now=self._now()), "table")
+            if not results:
+                return drawn
+            embeds = [drawn["embed"], *(embed_of(result_of(n, t), "result") for n in results)]
+            return {"content": None, "embeds": embeds, "view": None if closing else drawn["view"]}
+
+        async def run() -> Outcome:
+            channel = self._channel(chat_id)
+            for name in ("table", "closing"):
+                ref = refs.get(name)
+                if isinstance(ref, dict) and ref.get("round") == round_no:
+                    try:
+                        await channel.get_partial_message(int(ref["id"])).edit(**parts())
+                        return SENT
+                    except discord.NotFound:
+                        break  # deleted by someone: post it again
+            current = refs.get("table")
+            if isinstance(current, dict) and int(current.get("round", 0)) > round_no:
+                return SKIPPED  # a later round has its message: this one is gone
+            message = await channel.send(**_sendable(parts()))
+            if isinstance(current, dict) and current.get("round") != round_no:
+                self.keep(table_id, "closing", current)
+            self.keep(table_id, "table", {"id": message.id, "round": round_no})
+            return SENT
+
+        # A new round's message and a round's result are news; a refresh of the same
+        # round's table is paced, so a fast game spreads the channel's writes evenly.
+        self._put(
+            table_id,
+            ("table", table_id, round_no),
+            channel_lane(channel_of(chat_id)),
+            run,
+            stamp=(table.version,),
+            urgent=new_round or bool(results),
+            label="table",
+        )
+
+    def _result(self, notice: RoundEnded | MatchEnded) -> None:
+        """A result with no table to carry it (a match that ended without a play)."""
+        t = t_of(notice)
+        parts = message_parts(result_of(notice, t), "result")
+        round_no = notice.result.round_no if isinstance(notice, RoundEnded) else 0
+
+        async def run() -> Outcome:
+            await self._channel(notice.chat_id).send(**_sendable(parts))
+            return SENT
+
+        key = (notice.kind, notice.table_id, round_no)
+        lane = channel_lane(channel_of(notice.chat_id))
+        self._put(notice.table_id, key, lane, run, urgent=True, order=REPLY, label=notice.kind)
+
+    def _hand(self, notice: HandUpdated) -> None:
         hand = notice.hand
-        slot = self.hands.get(hand.table_id, hand.player_id)
-        if slot is None or slot.version > hand.version:
-            return
-        parts = hand_parts(hand, t, now=self._now())
-        try:
-            await slot.reply.show(**parts)
-        except discord.HTTPException:
-            # The token ran out or the message is gone: "my hand" opens a new one.
-            self.hands.drop(hand.table_id, hand.player_id, slot)
-            return
-        slot.version, slot.card, slot.plan = hand.version, None, None
+        t = t_of(notice)
 
-    async def _ping(self, table_id: str, hand: HandView, version: int, rendered: Rendered) -> None:
-        """Mention the player whose turn it is (a short message naming no card, with a
-        "My hand" button); the previous ping of the table goes away."""
-        chat_id, player = hand.table.chat_id, hand.player_id
-        refs = await self.refs(table_id)
-        old = refs.get("ping")
-        if isinstance(old, dict) and old.get("player") == player and old.get("version") == version:
-            return  # already said (a restart delivers the same turn again)
+        async def run() -> Outcome:
+            slot = self.hands.get(hand.table_id, hand.player_id)
+            if slot is None or slot.version >= hand.version:
+                return SKIPPED  # not open, or already showing this (its own press answered it)
+            previous = slot.version
+            slot.version, slot.card, slot.plan = hand.version, None, None
+            try:
+                await slot.reply.show(**hand_parts(hand, t, now=self._now()))
+            except discord.HTTPException as error:
+                if _busy(error):
+                    slot.version = previous
+                else:  # the token ran out or the message is gone: "my hand" opens a new one
+                    self.hands.drop(hand.table_id, hand.player_id, slot)
+                raise
+            if not hand.table.running:
+                self.hands.drop(hand.table_id, hand.player_id, slot)
+            return SENT
+
+        self._put(
+            hand.table_id,
+            ("hand", hand.table_id, hand.player_id),
+            hand_lane(hand.table_id, hand.player_id),
+            run,
+            stamp=(hand.version,),
+            urgent=hand.your_turn,
+            label="hand",
+        )
+
+    def _ping(self, refs: dict[str, Any], hand: HandView, stamp: tuple[int, ...], rendered: Rendered) -> None:
+        """Mention the player whose turn it is (a short message naming no card); the previous
+        ping of the table goes away."""
+        table_id, chat_id, player = hand.table_id, hand.table.chat_id, hand.player_id
         user = int(raw_id(player))
-        parts = _sendable(message_parts(rendered, "info", content=f"<@{user}> {rendered.text.markdown()}"))
-        del parts["embed"]
-        pinged = discord.AllowedMentions(users=[discord.Object(user)])
-        message = await self._attempt(lambda: self._channel(chat_id).send(allowed_mentions=pinged, **parts))
-        self.keep(table_id, "ping", {"id": message.id, "player": player, "version": version})
-        if isinstance(old, dict):
-            await self._quietly(self._channel(chat_id).get_partial_message(int(old["id"])).delete())
 
-    async def _delete_ping(self, chat_id: str, table_id: str) -> None:
-        old = (await self.refs(table_id)).get("ping")
+        async def run() -> Outcome:
+            old = refs.get("ping")
+            if isinstance(old, dict) and old.get("player") == player and old.get("stamp") == list(stamp):
+                return SKIPPED  # already said (a restart delivers the same turn again)
+            parts = _sendable(
+                message_parts(rendered, "info", content=f"<@{user}> {rendered.text.markdown()}")
+            )
+            del parts["embed"]
+            pinged = discord.AllowedMentions(users=[discord.Object(user)])
+            message = await self._channel(chat_id).send(allowed_mentions=pinged, **parts)
+            self.keep(table_id, "ping", {"id": message.id, "player": player, "stamp": list(stamp)})
+            if isinstance(old, dict):
+                self._delete(table_id, chat_id, int(old["id"]))
+            return SENT
+
+        self._put(
+            table_id,
+            ("ping", table_id),
+            channel_lane(channel_of(chat_id)),
+            run,
+            stamp=stamp,
+            urgent=True,
+            label="ping",
+        )
+
+    def _unping(self, table_id: str, refs: dict[str, Any], chat_id: str) -> None:
+        """The match is over: no turn to ping (the last ping goes, and any still waiting)."""
+        self.dispatcher.cancel(channel_lane(channel_of(chat_id)), ("ping", table_id))
+        old = refs.get("ping")
         if isinstance(old, dict):
             self.keep(table_id, "ping", None)
-            await self._quietly(self._channel(chat_id).get_partial_message(int(old["id"])).delete())
+            self._delete(table_id, chat_id, int(old["id"]))
 
-    # -- messages in the channel ---------------------------------------------------
+    def _delete(self, table_id: str, chat_id: str, message_id: int) -> None:
+        async def run() -> Outcome:
+            try:
+                await self._channel(chat_id).get_partial_message(message_id).delete()
+            except discord.NotFound:
+                return SKIPPED
+            return SENT
+
+        self._put(
+            table_id,
+            ("delete", message_id),
+            delete_lane(channel_of(chat_id)),
+            run,
+            order=TIDY,
+            label="old ping",
+        )
+
+    # -- channels and references -----------------------------------------------------
 
     def _channel(self, chat_id: str) -> discord.PartialMessageable:
-        return self.client.get_partial_messageable(int(raw_id(chat_id)))
-
-    async def _post(self, chat_id: str, parts: dict[str, Any]) -> int:
-        """A new public message; the slash command that caused it answers with it when it can."""
-        claim = self.chat_claims.pop(chat_id, None)
-        if claim is not None and claim.message_id is None:
-            try:
-                message_id = await claim.show(**parts)
-                if message_id is not None:
-                    return message_id
-            except discord.HTTPException as error:
-                log.warning(
-                    "answering a command in %s failed (HTTP %s); posting instead", chat_id, error.status
-                )
-        message = await self._attempt(lambda: self._channel(chat_id).send(**_sendable(parts)))
-        return message.id
-
-    async def _edit(self, chat_id: str, message_id: int, parts: dict[str, Any]) -> bool:
-        """Edit a public message in place; False when it is gone (deleted by someone)."""
-        claim = self.message_claims.get(message_id)
-        if claim is not None:
-            try:
-                await claim.show(**parts)
-                return True
-            except discord.HTTPException as error:
-                log.warning(
-                    "answering a press in %s failed (HTTP %s); editing instead", chat_id, error.status
-                )
-        try:
-            await self._attempt(lambda: self._channel(chat_id).get_partial_message(message_id).edit(**parts))
-        except discord.NotFound:
-            return False
-        return True
-
-    async def _attempt(self, call: Callable[[], Awaitable[T]]) -> T:
-        """``call()``, again after each of ``retry_delays`` when Discord is busy (429, 5xx)."""
-        for delay in self.retry_delays:
-            try:
-                return await call()
-            except discord.HTTPException as error:
-                if error.status != 429 and error.status < 500:
-                    raise
-                log.info("Discord busy (HTTP %s); trying again in %.1f s", error.status, delay)
-            await asyncio.sleep(delay)
-        return await call()
-
-    async def _quietly(self, call: Awaitable[Any]) -> None:
-        """Tidying up (old buttons, old pings): a failure costs nothing."""
-        try:
-            await call
-        except discord.HTTPException as error:
-            log.info("tidying a message failed (HTTP %s)", error.status)
-
-    # -- references kept with the table ----------------------------------------
+        return self.client.get_partial_messageable(channel_of(chat_id))
 
     async def refs(self, table_id: str) -> dict[str, Any]:
         refs = self._refs.get(table_id)
@@ -389,15 +424,33 @@ class DiscordPlatform:
             self._spawn(self.service.remember(table_id, key, value), name=f"basra-remember-{table_id}")
 
     def _spawn(self, work: Coroutine[Any, Any, Any], *, name: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._logged(work), name=name)
+        task = asyncio.get_running_loop().create_task(_logged(work), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    @staticmethod
-    async def _logged(work: Coroutine[Any, Any, Any]) -> None:
-        try:
-            await work
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("background work failed")
+
+def t_of(notice: Notice) -> Translator:
+    return translator(notice.lang)
+
+
+def channel_of(chat_id: str) -> int:
+    return int(raw_id(chat_id))
+
+
+def result_of(notice: RoundEnded | MatchEnded, t: Translator) -> Rendered:
+    if isinstance(notice, RoundEnded):
+        return render_round_result(notice.result, t)
+    return render_match_result(notice.result, t)
+
+
+def _busy(error: discord.HTTPException) -> bool:
+    return error.status == 429 or error.status >= 500
+
+
+async def _logged(work: Coroutine[Any, Any, Any]) -> None:
+    try:
+        await work
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("background work failed")

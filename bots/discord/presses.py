@@ -21,19 +21,17 @@ from ..service import (
     BadInput,
     HandView,
     HintView,
-    LobbyView,
     Person,
     ServiceError,
     StaleView,
     TableService,
-    TableView,
     chat_id,
     player_id,
 )
 from .delivery import hand_parts
 from .hands import HandSlot
 from .messages import message_parts
-from .replies import Reply
+from .replies import ANSWER_WAIT, Reply
 from .texts import FAILED, NEEDS_MANAGE_CHANNELS
 
 if TYPE_CHECKING:
@@ -101,7 +99,6 @@ class Presses:
             log.warning("answering a %s press failed (HTTP %s)", action.verb, error.status)
         except Exception:
             await self.failed(interaction, "button")
-        self.bot.after_interaction(chat_of(interaction))
 
     async def refuse_payload(self, interaction: discord.Interaction[Any], error: BadInput) -> None:
         """A payload no renderer made (forged or garbled): say so, do nothing."""
@@ -155,6 +152,8 @@ class Presses:
         finally:
             if message_id is not None and claims.get(message_id) is reply:
                 del claims[message_id]
+        if reply.promised:
+            await reply.within(reply.answered(ANSWER_WAIT))
         if not reply.done:
             await reply.ack()
         return value
@@ -258,12 +257,10 @@ class Presses:
     # -- refusals -------------------------------------------------------------------
 
     async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
-        """The refusal, seen only by the presser. A fresh public view, when the refusal
-        carries one, goes to the public message (another press may have missed it)."""
+        """The refusal, seen only by the presser; nothing changes, and the public messages
+        already show (or are about to show) the latest state."""
         t = await self.t_for(interaction)
         text = error.message(t)
-        if isinstance(error.fresh, LobbyView | TableView):
-            await self.bot.platform.flush_chat(error.fresh.chat_id)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -10,6 +10,7 @@ if it is slow (a busy database, rate-limited sends), acknowledges first
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any, Literal, TypeVar
@@ -24,6 +25,8 @@ T = TypeVar("T")
 Mode = Literal["update", "ephemeral", "public"]
 #: Acknowledge after this long without an answer (Discord allows 3 s).
 ACK_AFTER = 1.5
+#: How long a press waits for the queued write that answers it (the lobby it changed).
+ANSWER_WAIT = 2.5
 #: An interaction token lasts 15 minutes; stop using it a little before.
 TOKEN_LIFE = timedelta(minutes=14)
 
@@ -38,6 +41,9 @@ class Reply:
         self.interaction = interaction
         self.mode = mode
         self._lock = asyncio.Lock()
+        self._answered = asyncio.Event()
+        #: Set when a queued write will answer the interaction (the lobby it shows).
+        self.promised = False
         self.message_id: int | None = (
             interaction.message.id if mode == "update" and interaction.message else None
         )
@@ -45,6 +51,12 @@ class Reply:
     @property
     def done(self) -> bool:
         return self.interaction.response.is_done()
+
+    async def answered(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the interaction's first answer."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._answered.wait()
 
     def alive(self) -> bool:
         """Whether the token can still edit the message (15 minutes from the interaction)."""
@@ -67,6 +79,7 @@ class Reply:
                 await self.interaction.response.defer()
             else:
                 await self.interaction.response.defer(thinking=True, ephemeral=self.mode == "ephemeral")
+            self._answered.set()
 
     async def show(self, **parts: Any) -> int | None:
         """Show the main message (see ``Mode``); returns its id when known."""
@@ -74,10 +87,12 @@ class Reply:
             if not self.done:
                 if self.mode == "update":
                     await self.interaction.response.edit_message(**parts)
+                    self._answered.set()
                     return self.message_id
                 await self.interaction.response.send_message(
                     ephemeral=self.mode == "ephemeral", **_sendable(parts)
                 )
+                self._answered.set()
                 if self.mode == "public":
                     message = await self.interaction.original_response()
                     self.message_id = message.id
@@ -91,5 +106,6 @@ class Reply:
         async with self._lock:
             if not self.done:
                 await self.interaction.response.send_message(content, ephemeral=True)
+                self._answered.set()
             else:
                 await self.interaction.followup.send(content, ephemeral=True)

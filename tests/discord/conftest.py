@@ -16,6 +16,7 @@ import discord
 import pytest
 import simcord
 from dc_world import World
+from discord_limits import RateLimits
 
 from bots.discord import BasraBot, BotOptions
 from bots.service import ServiceConfig
@@ -25,6 +26,8 @@ from bots.service import ServiceConfig
 TEST_CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, turn_seconds=3600, language="en")
 
 BotFactory = Callable[..., BasraBot]
+#: Discord's rate limits run this many times faster, on the fake server and in the bot alike.
+SPEEDUP = 100.0
 
 
 class SimulatedClock:
@@ -49,7 +52,7 @@ def make_bot(db_path: Path) -> BotFactory:
     """A new, unstarted bot on the test's database (a restart makes a second one)."""
 
     def make(**overrides: Any) -> BasraBot:
-        options = {"database": db_path, "config": TEST_CONFIG, "retry_delays": (0.0,), "retry_later": 60.0}
+        options = {"database": db_path, "config": TEST_CONFIG, "speedup": SPEEDUP}
         options.update(overrides)
         return BasraBot(BotOptions(**options), clock=SimulatedClock())
 
@@ -62,7 +65,15 @@ def simcord_bot(make_bot: BotFactory) -> BasraBot:
 
 
 @pytest.fixture
-async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
+def rate_limits(monkeypatch: pytest.MonkeyPatch) -> RateLimits:
+    """Discord's rate limits on the fake server (simcord has none)."""
+    limits = RateLimits(speedup=SPEEDUP)
+    monkeypatch.setattr(simcord.http.router, "dispatch", limits.wrap(simcord.http.router.dispatch))
+    return limits
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, rate_limits: RateLimits) -> AsyncIterator[World]:
     env = simcord_env
     guild = env.create_guild("Cairo")
     channel = guild.create_text_channel("basra")
@@ -71,8 +82,9 @@ async def world(simcord_env: simcord.Env) -> AsyncIterator[World]:
     bob = guild.add_member(env.create_user("bob"))
     carol = guild.add_member(env.create_user("carol"))
     dave = guild.add_member(env.create_user("dave"))
-    world = World(env, guild, channel, alice, bob, carol, dave)
+    world = World(env, guild, channel, alice, bob, carol, dave, rate_limits)
     yield world
+    assert rate_limits.refused == [], f"the bot met Discord's rate limits: {rate_limits.refused[:5]}"
     # simcord never calls Client.close(); the bot's close() stops the service and the database.
     if not env.bot.is_closed():
         await env.bot.close()

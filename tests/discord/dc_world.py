@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 import simcord
+from discord_limits import RateLimits
 
 from bots.discord import BasraBot
 from bots.i18n import card_label
@@ -27,6 +28,7 @@ class World:
     bob: simcord.MemberActor
     carol: simcord.MemberActor
     dave: simcord.MemberActor
+    limits: RateLimits
 
     @property
     def bot(self) -> BasraBot:

@@ -1,8 +1,8 @@
 """Discord refusing or failing a request never loses a play: the service committed it first.
 
-simcord does not simulate rate limits; an injected 429 or 5xx reaches the bot as an
-``HTTPException`` at once (discord.py's own retries are bypassed), which is the
-harder case: the bot retries, keeps what still failed and sends it later.
+An injected 429 or 5xx reaches the bot as an ``HTTPException`` at once (simcord
+bypasses discord.py's own waiting), which is the harder case: the bot tries again
+with back-off, and a newer state of the message goes instead of a failed older one.
 """
 
 from __future__ import annotations
@@ -44,20 +44,18 @@ async def test_a_failed_table_edit_keeps_the_play_and_catches_up(world: World) -
     board = table_message(world)
     shown = board.embeds[0].description
 
-    # Discord fails the play's edit and its retry, and the catch-up after the press (twice).
+    # Discord fails the play's table edit four times in a row.
     world.env.inject_error("PATCH", "/channels/*/messages/*", status=503, times=4)
     await play_first_card(mover, hand)
 
     after = await current_table(world)
     assert after.version > before.version and after.to_move != before.to_move  # played
-    assert table_message(world).embeds[0].description == shown  # the table could not be edited
-    assert "table_updated" in [kind for _, kind, _ in world.bot.platform.failures]
+    assert [kind for _, kind, status in world.bot.platform.failures] == ["table"] * 4
     assert "Your hand" in text_of(hand)  # the player saw their play through their own hand
-
-    await world.env.advance_time(61)  # the bot sends what is pending a little later
-
-    assert table_message(world).embeds[0].description != shown
+    # Tried again until Discord took it: the same message shows the play.
     assert table_message(world).id == board.id
+    assert table_message(world).embeds[0].description != shown
+    assert world.bot.platform.dispatcher.counts["retried"] == 4
 
 
 async def test_a_rate_limited_answer_to_a_confirm_is_retried_and_the_play_stands(world: World) -> None:
@@ -79,18 +77,31 @@ async def test_a_rate_limited_answer_to_a_confirm_is_retried_and_the_play_stands
     assert world.env.errors == []
 
 
-async def test_failed_posts_are_sent_later_in_order(world: World) -> None:
+async def test_a_ping_that_failed_is_sent_again_and_the_old_one_goes(world: World) -> None:
     await start_1v1(world)
     mover, hand = await mover_and_hand(world)
-    pings_before = [m.id for m in public(world) if m.raw_mentions]
-
     world.env.inject_error("POST", "/channels/*/messages", status=500, times=4)  # the next ping, 4 tries
     await play_first_card(mover, hand)
-    assert [m.id for m in public(world) if m.raw_mentions] == pings_before  # not yet
 
-    await world.env.advance_time(61)
-
+    assert [kind for _, kind, _ in world.bot.platform.failures] == ["ping"] * 4
     pings = [m for m in public(world) if m.raw_mentions]
     table = await current_table(world)
     to_move = world.member(table.seats[table.to_move or 0].player_id)
     assert to_move is not mover and [m.raw_mentions for m in pings] == [[to_move.id]]  # the old ping went
+
+
+async def test_a_refusal_is_not_tried_again(world: World) -> None:
+    await start_1v1(world)
+    mover, hand = await mover_and_hand(world)
+    before = table_message(world).embeds[0].description
+    world.env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, times=1)
+    await play_first_card(mover, hand)
+
+    assert [(kind, status) for _, kind, status in world.bot.platform.failures] == [("table", 403)]
+    assert world.bot.platform.dispatcher.counts["failed"] == 1
+    assert table_message(world).embeds[0].description == before  # given up: Discord refused it
+    # The next change of the table shows the latest state again.
+    table = await current_table(world)
+    nxt = world.member(table.seats[table.to_move or 0].player_id)
+    await play_first_card(nxt, await open_hand(world, nxt))
+    assert table_message(world).embeds[0].description != before
