@@ -76,8 +76,6 @@ class Delivery(HandMessages):
         self._writes: set[asyncio.Task[None]] = set()
         self._writers: dict[str, asyncio.Task[None]] = {}
         self._pending: dict[str, dict[str, Any]] = {}
-        #: The last round result of each running table, shown above the next round's table.
-        self._round_results: dict[str, RoundEnded] = {}
         self.moves = ChatMoves(lambda: self.service, self._background)
         outbox.on_moved = self.moves.refused
         HandMessages.__init__(self)
@@ -162,8 +160,10 @@ class Delivery(HandMessages):
         refs = await self.refs(table_id)
         round_result = next((n for n in notices if isinstance(n, RoundEnded)), None)
         match_result = next((n for n in notices if isinstance(n, MatchEnded)), None)
-        if round_result is not None:
-            self._round_results[table_id] = round_result
+        if round_result is not None and match_result is None:
+            # Shown above the next round's table: kept with the table, so a restart keeps it.
+            html = content_of(render_notice(round_result)).html
+            self.keep(table_id, refs, "round_result", {"round": round_result.result.round_no, "html": html})
         has_table = any(isinstance(n, TableUpdated) for n in notices)
         starting = any(isinstance(n, LobbyClosed) and n.reason == "started" for n in notices)
         turns = {n.player_id for n in notices if isinstance(n, YourTurn)}
@@ -172,8 +172,8 @@ class Delivery(HandMessages):
                 await self._queue(notice, refs, round_result, match_result, has_table, turns, starting)
             except Exception:
                 log.exception("could not queue a %s notice of table %s", notice.kind, table_id)
-        if match_result is not None:
-            self._round_results.pop(table_id, None)
+        if match_result is not None and refs.values.get("round_result") is not None:
+            self.keep(table_id, refs, "round_result", None)
 
     async def _queue(self, notice: Notice, refs: TableRefs, round_result: RoundEnded | None,
                match_result: MatchEnded | None, has_table: bool, turns: set[str],
@@ -213,9 +213,10 @@ class Delivery(HandMessages):
                           content_of(stacked(*parts)), table.version)
             return
         if table.running:
-            last = self._round_results.get(table.table_id)
-            above = [render_notice(last)] if last and last.result.round_no == table.round_no - 1 else []
-            content = content_of(stacked(*above, drawn))
+            content = content_of(drawn)
+            last = refs.values.get("round_result")
+            if isinstance(last, dict) and last.get("round") == table.round_no - 1:
+                content = Content(f"{last['html']}\n\n{content.html}", content.markup)
         else:
             ends = [render_notice(n) for n in (result, match_result) if n is not None]
             content = content_of(stacked(drawn, *ends))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -16,6 +17,7 @@ from bots.telegram import delivery
 from bots.telegram.delivery import content_of
 from bots.telegram.logs import CardRedactor, redact
 from tests.fakes import FakeChat, FakeTelegram, FakeUser, FloodLimit
+from tests.telegram.conftest import SPEEDUP
 from tests.telegram.world import CARD_LABEL, HandLedger, World, ids, to_move
 
 
@@ -62,6 +64,35 @@ async def test_a_restarted_bot_continues_the_match_in_the_same_messages(
             assert len(server.messages(server.private_chat(user), bot_only=True)) == privates[user.id]
         await second.play_out(group, ids(alice, badr))
         assert (await second.finished(group)).status == "finished"
+
+
+async def test_the_last_round_result_stays_above_the_table_after_a_restart(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    clock = ManualClock()
+    async with World(server, database, clock=clock) as first:
+        await first.basra.service.set_rules(f"tg:{group.id}", target=200)
+        await start_match(first, group, alice, badr)
+        users = ids(alice, badr)
+        while (table := await first.table(group)) is not None and table.round_no == 1:
+            assert table.to_move is not None
+            mover = table.seats[table.to_move].player_id
+            assert mover is not None
+            await first.play_any(users[mover])
+        board = server.last_message(group)
+        assert "Round 1 is over" in board.text and "round 2" in board.text.lower()
+    await asyncio.sleep(3.0 / SPEEDUP)  # a new process takes seconds: the flood windows passed
+    async with World(server, database, clock=clock) as second:
+        table = await second.table(group)
+        assert table is not None and table.round_no == 2 and table.to_move is not None
+        mover = table.seats[table.to_move].player_id
+        assert mover is not None
+        await second.play_any(users[mover])
+        assert server.last_message(group) is board  # the same message, edited with the play
+        assert (await second.table(group)).version > table.version  # type: ignore[union-attr]
+        # Still headed by the last round's result, above the new round's table.
+        assert board.text.index("Round 1 is over") < board.text.index("Basra · round 2")
 
 
 async def test_flood_errors_are_retried_and_nothing_is_lost(server: FakeTelegram, database: Path) -> None:
