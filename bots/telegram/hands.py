@@ -55,7 +55,8 @@ def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
     rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
     if header is None:
         return content_of(rendered)
-    return Content(header.text.html() + rendered.text.html(), keyboard(rendered.buttons))
+    # The notice is the first line, which is what the notification shows.
+    return Content(f"{header.text.html()}\n{rendered.text.html()}", keyboard(rendered.buttons))
 
 
 class HandMessages:

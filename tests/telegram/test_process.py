@@ -1,0 +1,128 @@
+"""The bot's own process (``python -m bots.telegram``) against the fake Bot API over real
+HTTP, at Telegram's real flood limits: a group opens a table in Arabic, two people play
+through buttons (each in their own language), the process is stopped and started again, and
+the match goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.fakes.telegram_http import HttpFront
+
+ARABIC = re.compile(r"[\u0600-\u06FF]")
+CLOCK = "\u2066\\d+:\\d\\d\u2069"
+TURN_LINE = {"en": re.compile(f"^Your turn · {CLOCK} left$"), "ar": re.compile(f"^دورك · باقٍ {CLOCK}$")}
+
+
+async def until(what: str, check: Callable[[], object], timeout: float = 20.0) -> object:
+    """Wait for ``check()`` to be true (the bot works in another process)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def data_for(message: FakeMessage, verb: str) -> str | None:
+    found = [d for d in message.button_data() if d.split("|")[1:2] == [verb]]
+    return found[0] if found else None
+
+
+class Process:
+    def __init__(self, url: str, token: str, database: Path) -> None:
+        env = {**os.environ, "TELEGRAM_BOT_TOKEN": token, "TELEGRAM_API_BASE_URL": url,
+               "BASRA_DATABASE": str(database), "BASRA_LANGUAGE": "ar", "BASRA_LOG_LEVEL": "INFO"}
+        env.pop("TELEGRAM_WEBHOOK_URL", None)
+        self.popen = subprocess.Popen([sys.executable, "-m", "bots.telegram"], env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    async def stop(self) -> tuple[int, str]:
+        self.popen.send_signal(signal.SIGINT)
+        for _ in range(300):
+            if self.popen.poll() is not None:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            self.popen.kill()
+        _, stderr = self.popen.communicate()
+        return self.popen.returncode, stderr
+
+
+def hand_with(server: FakeTelegram, users: list[FakeUser], verb: str) -> tuple[FakeUser, FakeMessage] | None:
+    """Whose private chat shows a hand with ``verb`` buttons (the player to move)."""
+    for user in users:
+        for message in reversed(server.messages(server.private_chat(user), bot_only=True)):
+            if data_for(message, verb):
+                return user, message
+    return None
+
+
+async def play_one(front: HttpFront, server: FakeTelegram, users: list[FakeUser]) -> FakeUser:
+    """The player to move picks a card, sees the preview, confirms; returns who played."""
+    found = await until("a hand to play", lambda: hand_with(server, users, "card"))
+    assert isinstance(found, tuple)
+    mover, hand = found
+    # A new message for the turn (it notifies), the notice on its first line.
+    first = hand.text.split("\n")[0]
+    assert TURN_LINE[mover.language_code or "en"].match(first), hand.text
+    card = data_for(hand, "card")
+    assert card is not None
+    front.press(mover, hand, card)
+    await until("the preview", lambda: data_for(hand, "play"))
+    confirm = data_for(hand, "play")
+    assert confirm is not None
+    front.press(mover, hand, confirm)
+    await until("the hand to become a line", lambda: not hand.button_data())
+    return mover
+
+
+async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: Path) -> None:
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    alice, badr = server.add_user("Alice"), server.add_user("Badr", language_code="ar")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group: FakeChat = server.add_group("Cafe", [alice, badr])
+    database = tmp_path / "basra.sqlite3"
+    process = Process(url, server.token, database)
+    try:
+        await until("the bot to poll", lambda: any(c.method == "getUpdates" for c in server.api_calls))
+        front.send(alice, group, "/newgame")
+        lobby = await until("the lobby", lambda: next(
+            (m for m in server.messages(group, bot_only=True) if data_for(m, "join")), None))
+        assert isinstance(lobby, FakeMessage) and ARABIC.search(lobby.text)
+        front.press(badr, lobby, data_for(lobby, "join") or "")
+        await until("badr seated", lambda: "Badr" in lobby.text)
+        await until("the start button", lambda: data_for(lobby, "start"))
+        front.press(alice, lobby, data_for(lobby, "start") or "")
+        await until("the table", lambda: data_for(lobby, "hand"))  # the lobby became the table
+        movers = [await play_one(front, server, [alice, badr]) for _ in range(3)]
+        assert movers[0] is not movers[1] and movers[1] is not movers[2]
+        code, stderr = await process.stop()
+        assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
+
+        polls = sum(c.method == "getUpdates" for c in server.api_calls)
+        process = Process(url, server.token, database)
+        await until("the bot to poll again",
+                    lambda: sum(c.method == "getUpdates" for c in server.api_calls) > polls)
+        before = lobby.text
+        mover = await play_one(front, server, [alice, badr])
+        assert mover is not movers[-1]
+        await until("the table to show the play", lambda: lobby.text != before)
+        assert ARABIC.search(lobby.text) and server.too_many_requests() == 0
+    finally:
+        code, stderr = await process.stop()
+        await front.stop()
+    assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
