@@ -105,6 +105,8 @@ class DiscordPlatform:
         self.message_claims: dict[int, Reply] = {}
         self.chat_claims: dict[str, Reply] = {}
         self._refs: dict[str, dict[str, Any]] = {}
+        #: Who is to move at each table, as its last delivered table says (pings name only them).
+        self._movers: dict[str, str | None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
 
@@ -139,8 +141,20 @@ class DiscordPlatform:
                     self._ping(refs, notice.hand, stamp, render_warning(notice, t_of(notice)))
             except Exception:
                 log.exception("table %s: could not queue a %s notice", table_id, notice.kind)
+        pinging = any(isinstance(n, YourTurn) and not self._sees_own_turn(n) for n in notices)
+        if tables:
+            table = tables[-1].table
+            self._movers[table_id] = (
+                table.seats[table.to_move].player_id if table.to_move is not None else None
+            )
         if match is not None:
             self._unping(table_id, refs, notices[0].chat_id)
+        elif tables and not pinging:
+            # No ping for this turn (a computer's, or a player looking at their hand): the
+            # last one must not go on naming someone else.
+            old = refs.get("ping")
+            if isinstance(old, dict) and old.get("player") != self._movers.get(table_id):
+                self._unping(table_id, refs, notices[0].chat_id)
 
     async def close(self, grace: float) -> None:
         """Send what can go within ``grace`` seconds, then wait for the references to be
@@ -353,6 +367,8 @@ class DiscordPlatform:
             old = refs.get("ping")
             if isinstance(old, dict) and old.get("player") == player and old.get("stamp") == list(stamp):
                 return SKIPPED  # already said (a restart delivers the same turn again)
+            if self._movers.get(table_id, player) != player:
+                return SKIPPED  # the turn moved on while this waited
             parts = _sendable(
                 message_parts(rendered, "info", content=f"<@{user}> {rendered.text.markdown()}")
             )
@@ -375,7 +391,8 @@ class DiscordPlatform:
         )
 
     def _unping(self, table_id: str, refs: dict[str, Any], chat_id: str) -> None:
-        """The match is over: no turn to ping (the last ping goes, and any still waiting)."""
+        """No ping stands for this turn (the match is over, or nobody is to be pinged): the last
+        one goes, and any still waiting."""
         self.dispatcher.cancel(channel_lane(channel_of(chat_id)), ("ping", table_id))
         old = refs.get("ping")
         if isinstance(old, dict):

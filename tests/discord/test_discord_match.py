@@ -101,3 +101,26 @@ async def test_practice_with_computer_partners_plays_to_the_end(world: World) ->
 
     assert final.status == "finished" and players.plays == 12  # the computers played the other 36
     assert "nothing counted" in text_of(public(world)[-1])
+
+
+async def test_the_turn_mention_only_ever_names_the_player_to_move(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    await world.bot.service.set_rules(f"dc:{world.channel.id}", target=1)
+    lobby = await open_lobby(world, alice, "2v2")
+    await press(bob, lobby, "join")
+    for _ in range(2):
+        await press(alice, lobby, "computer", arg="beginner")
+    await press(alice, lobby, "start")
+    table = await current_table(world)
+    assert sum(s.is_computer for s in table.seats) == 2
+
+    players = Players(world, table.table_id)
+    for _ in range(12):
+        table = await players.play_turn()
+        if not table.running:
+            break
+        mover = table.seats[table.to_move or 0].player_id
+        # Once both hands are open nobody needs a ping; none may name the wrong person.
+        pings = [m.raw_mentions for m in public(world) if m.raw_mentions]
+        assert len(pings) <= 1 and all(f"dc:{ids[0]}" == mover for ids in pings), (pings, mover)
+    assert players.plays == 12
