@@ -14,6 +14,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from storage import StorageError
+
 from ..i18n import Translator, translator
 from ..render import (
     Action,
@@ -30,6 +32,7 @@ from ..service import (
     BadSetting,
     HandView,
     NoOpenTable,
+    NotSaved,
     ServiceError,
     SettingsView,
     TableService,
@@ -96,6 +99,10 @@ class Commands:
         except ServiceError as error:
             t = await self.t_for(interaction)
             await reply.tell(error.message(t))
+        except StorageError as error:
+            log.error("/basra %s was not saved: %s", name, error)
+            t = await self.t_for(interaction)
+            await reply.tell(NotSaved().message(t))
         except discord.HTTPException as error:
             log.warning("answering /basra %s failed (HTTP %s)", name, error.status)
         except Exception:

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from storage import StorageError
+
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
 from ..service import (
     BadInput,
     HandView,
     HintView,
+    NotSaved,
     Person,
     ServiceError,
     StaleView,
@@ -93,6 +96,9 @@ class Presses:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:
             await self._refuse(interaction, error)
+        except StorageError as error:
+            log.error("a %s press was not saved: %s", action.verb, error)
+            await self._refuse(interaction, NotSaved())
         except discord.HTTPException as error:
             # Discord refused our answer; whatever the press did is committed and shown
             # to the table, and "My hand" brings the presser's view back.

@@ -171,6 +171,13 @@ class NoHint(ServiceError):
     msgid = N_("Hints are only for practice matches against the computer.")
 
 
+class NotSaved(ServiceError):
+    """The store failed (disk full, database locked, an I/O error): nothing changed, and the
+    same action can be tried again once it works."""
+
+    msgid = N_("That was not saved: the game's storage is failing. Nothing changed; try again in a moment.")
+
+
 class NotRunning(ServiceError):
     """A match action at a table whose match has not started."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from types import TracebackType
 from typing import Any, Self
 
@@ -80,6 +81,8 @@ TURN_SECONDS_RANGE = (10, 3600)
 HINT_LEVEL = "strong"
 #: A closed table's row is written by reference writes only; they may meet.
 REMEMBER_RETRIES = 3
+
+log = logging.getLogger(__name__)
 
 
 class TableService(Runner):
@@ -764,15 +767,20 @@ class TableService(Runner):
         return self._language_of(person.player_id, None)
 
     async def language(self, chat_id: str | None = None, person: Person | None = None) -> str:
-        """The language to answer in: the person's choice, the chat's, the platform's, the default."""
-        if chat_id is not None:
-            await self._settings_of(chat_id)
+        """The language to answer in: the person's choice, the chat's, the platform's, the default.
+        A failing store does not stop an answer: what is known in memory decides."""
+        try:
+            if chat_id is not None:
+                await self._settings_of(chat_id)
+            if person is not None:
+                await self._know_player(person.player_id)
+                if self._note_person(person):
+                    # What their app reports changed (or was never stored): keep it for a restart.
+                    await self._store.upsert_player(person.player_id, person.name, person.language)
+        except StorageError as error:
+            log.warning("reading or keeping a language failed: %s", error)
         if person is None:
             return self._public_language(chat_id) if chat_id else resolve_language(self._config.language)
-        await self._know_player(person.player_id)
-        if self._note_person(person):
-            # What their app reports changed (or was never stored): keep it for after a restart.
-            await self._store.upsert_player(person.player_id, person.name, person.language)
         return self._language_of(person.player_id, chat_id)
 
     # -- profiles --------------------------------------------------------------

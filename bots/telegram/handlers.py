@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, Message, Update
 from telegram.constants import ChatType
 
 from core import BasraError
+from storage import StorageError
 
 from ..i18n import Translator, user_text
 from ..render import (
@@ -30,6 +31,7 @@ from ..render import (
 from ..service import (
     BadInput,
     HandView,
+    NotSaved,
     NotSeated,
     Person,
     ServiceError,
@@ -64,6 +66,10 @@ class Handlers(Presses):
             except BasraError as error:
                 t = await self.language(chat, person)
                 await self.reply(message, render_error(BadInput(str(error)), t))
+            except StorageError as error:
+                log.error("a command was not saved: %s", error)
+                t = await self.language(chat, person)
+                await self.reply(message, render_error(NotSaved(), t))
 
         return handler
 

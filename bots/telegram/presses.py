@@ -16,6 +16,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from core import BasraError
+from storage import StorageError
 
 from ..i18n import translator
 from ..render import (
@@ -32,6 +33,7 @@ from ..service import (
     HandView,
     LobbyView,
     NotAdmin,
+    NotSaved,
     Person,
     ServiceError,
     StaleView,
@@ -79,6 +81,9 @@ class Presses(Replies):
             answered = await self._refused(query, message, person, chat, error)
         except BasraError as error:
             answered = await self._refused(query, message, person, chat, BadInput(str(error)))
+        except StorageError as error:
+            log.error("a %s press was not saved: %s", _verb(query.data), error)
+            answered = await self._refused(query, message, person, chat, NotSaved())
         finally:
             if not answered:
                 await self._answer(query)
@@ -262,3 +267,9 @@ def _team(action: Action) -> int | None:
     if action.arg in ("B", "b"):
         return 1
     return action.plan if action.plan in (0, 1) else None
+
+
+def _verb(data: str | None) -> str:
+    """The verb of a button payload, for a log line (never the rest, which may name a card)."""
+    parts = (data or "").split("|")
+    return parts[1] if len(parts) > 1 and parts[1].isascii() and parts[1].isalpha() else "button"

@@ -13,6 +13,7 @@ from dc_world import (
     World,
     actions,
     current_table,
+    custom_id,
     open_hand,
     open_lobby,
     play_first_card,
@@ -22,7 +23,11 @@ from dc_world import (
     text_of,
 )
 
+from storage import StorageError
+
 pytestmark = pytest.mark.usefixtures("fast_settle")
+
+NOT_SAVED = "That was not saved: the game's storage is failing. Nothing changed; try again in a moment."
 
 
 async def start_1v1(world: World) -> None:
@@ -105,3 +110,33 @@ async def test_a_refusal_is_not_tried_again(world: World) -> None:
     nxt = world.member(table.seats[table.to_move or 0].player_id)
     await play_first_card(nxt, await open_hand(world, nxt))
     assert table_message(world).embeds[0].description != before
+
+
+async def test_a_play_the_store_refuses_is_told_and_not_shown(world: World) -> None:
+    await start_1v1(world)
+    mover, hand = await mover_and_hand(world)
+    before = await current_table(world)
+    shown = table_message(world).embeds[0].description
+    first = next(a for a in actions(hand) if a.verb == "card")
+    await mover.click(hand, custom_id=first.encode())
+    store = world.bot.store
+    assert store is not None
+    original = store._writer.write
+
+    async def full(*args: object, **kwargs: object) -> object:
+        raise StorageError("writing failed: database or disk is full")
+
+    store._writer.write = full  # type: ignore[method-assign]
+    try:
+        result = await mover.click(hand, custom_id=custom_id(hand, "play"))
+        assert result.acknowledged and result.response is not None and result.response.ephemeral
+        assert result.response.content == NOT_SAVED
+        assert (await current_table(world)).version == before.version
+        assert table_message(world).embeds[0].description == shown
+        # A command that writes is answered too.
+        chose = await world.bob.slash(world.channel, "basra settings", my_language="en")
+        assert chose.response is not None and chose.response.content == NOT_SAVED
+    finally:
+        store._writer.write = original  # type: ignore[method-assign]
+    await mover.click(hand, custom_id=custom_id(hand, "play"))  # the same press, once it works
+    assert (await current_table(world)).version > before.version

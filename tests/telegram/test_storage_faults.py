@@ -1,0 +1,120 @@
+"""A store that fails while a play or a command is being saved: the player is told it was
+not saved, nothing is shown as played, and the same press works once the store does.
+
+One test fills a real filesystem (a small tmpfs, which needs root to mount; skipped
+elsewhere); the other makes the store refuse the same way, everywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage import SqliteStore, StorageError
+from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.telegram.world import World, start_match, to_move
+
+NOT_SAVED = "That was not saved: the game's storage is failing. Nothing changed; try again in a moment."
+
+
+def people(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    return alice, badr, server.add_group("Cafe", [alice, badr])
+
+
+async def confirm_fails_then_works(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser,
+                                   broken: contextlib.AbstractContextManager[object]) -> None:
+    server = world.server
+    table = await world.table(group)
+    assert table is not None
+    mover = to_move(table, alice, badr)
+    await world.press_verb(mover, world.hand_message(mover), "card")
+    hand = world.hand_message(mover)
+    assert world.buttons(hand, "play")
+    shown = (hand.text, server.last_message(group).text)
+    with broken:
+        update = await world.press_verb(mover, hand, "play")
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert and answer.text == NOT_SAVED
+        await world.basra.dispatcher.idle()
+        # Nothing is shown as played: the preview and the table are as they were.
+        assert (hand.text, server.last_message(group).text) == shown and world.buttons(hand, "play")
+        assert await world.table(group) == table
+        # A command gets its answer too.
+        other = server.add_group("Other", [alice, badr])
+        await world.send(alice, other, "/newgame")
+        await world.basra.dispatcher.idle()
+        assert server.last_message(other).text == NOT_SAVED
+    # The store works again: the same press plays.
+    update = await world.press_verb(mover, hand, "play")
+    answer = server.callback_answer(update)
+    assert answer is not None and not answer.show_alert
+    after = await world.table(group)
+    assert after is not None and after.version == table.version + 1
+
+
+@contextlib.contextmanager
+def refusing(store: SqliteStore) -> Iterator[None]:
+    """Every write of ``store`` fails as SQLite fails on a full disk."""
+    original = store._writer.write  # type: ignore[attr-defined]
+
+    async def full(*args: object, **kwargs: object) -> object:
+        raise StorageError("writing failed: database or disk is full")
+
+    store._writer.write = full  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        store._writer.write = original  # type: ignore[attr-defined]
+
+
+async def test_a_play_the_store_refuses_is_not_shown_as_played(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = people(server)
+    async with World(server, database) as world:
+        await start_match(world, group, alice, badr)
+        assert world.basra.store is not None
+        await confirm_fails_then_works(world, group, alice, badr, refusing(world.basra.store))
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MB tmpfs of its own (root only)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@contextlib.contextmanager
+def filled(disk: Path) -> Iterator[None]:
+    """The filesystem has not a byte left."""
+    filler = disk / "filler"
+    with filler.open("wb", buffering=0) as out, contextlib.suppress(OSError):
+        while True:
+            out.write(b"\0" * 4096)
+    try:
+        yield
+    finally:
+        filler.unlink()
+
+
+async def test_a_full_disk_is_told_and_nothing_is_lost(server: FakeTelegram, small_disk: Path) -> None:
+    alice, badr, group = people(server)
+    async with World(server, small_disk / "basra.sqlite3") as world:
+        await start_match(world, group, alice, badr)
+        await confirm_fails_then_works(world, group, alice, badr, filled(small_disk))
