@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -38,6 +38,7 @@ import discord
 
 from ..i18n import Translator, translator
 from ..outbound import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
+from ..outbound.refs import MessageRefs
 from ..render import (
     Rendered,
     render_hand,
@@ -104,10 +105,9 @@ class DiscordPlatform:
         #: Presses and commands whose answer may show a lobby: by message id, by chat.
         self.message_claims: dict[int, Reply] = {}
         self.chat_claims: dict[str, Reply] = {}
-        self._refs: dict[str, dict[str, Any]] = {}
+        self.messages = MessageRefs(self._recall, self._remember)
         #: Who is to move at each table, as its last delivered table says (pings name only them).
         self._movers: dict[str, str | None] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
 
     # -- outbound protocol ---------------------------------------------------------
@@ -160,8 +160,15 @@ class DiscordPlatform:
         """Send what can go within ``grace`` seconds, then wait for the references to be
         stored (before the service closes)."""
         await self.dispatcher.close(grace)
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.messages.flush()
+
+    async def _recall(self, table_id: str) -> dict[str, Any]:
+        assert self.service is not None
+        return await self.service.recall(table_id)
+
+    async def _remember(self, table_id: str, key: str, value: Any) -> None:
+        if self.service is not None:
+            await self.service.remember(table_id, key, value)
 
     def _put(
         self,
@@ -422,28 +429,11 @@ class DiscordPlatform:
         return self.client.get_partial_messageable(channel_of(chat_id))
 
     async def refs(self, table_id: str) -> dict[str, Any]:
-        refs = self._refs.get(table_id)
-        if refs is None:
-            assert self.service is not None
-            try:
-                refs = await self.service.recall(table_id)
-            except Exception:
-                log.exception("table %s: reading message references failed", table_id)
-                refs = {}
-            refs = self._refs.setdefault(table_id, refs)
-        return refs
+        return (await self.messages.of(table_id)).values
 
     def keep(self, table_id: str, key: str, value: Any) -> None:
-        """Note a reference now; store it in the background (``remember`` waits for the
-        table, which may be busy with the very action being delivered)."""
-        self._refs.setdefault(table_id, {})[key] = value
-        if self.service is not None:
-            self._spawn(self.service.remember(table_id, key, value), name=f"basra-remember-{table_id}")
-
-    def _spawn(self, work: Coroutine[Any, Any, Any], *, name: str) -> None:
-        task = asyncio.get_running_loop().create_task(_logged(work), name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Note a reference now, and store it in the background (``bots.outbound.refs``)."""
+        self.messages.keep(table_id, key, value)
 
 
 def t_of(notice: Notice) -> Translator:
@@ -462,12 +452,3 @@ def result_of(notice: RoundEnded | MatchEnded, t: Translator) -> Rendered:
 
 def _busy(error: discord.HTTPException) -> bool:
     return error.status == 429 or error.status >= 500
-
-
-async def _logged(work: Coroutine[Any, Any, Any]) -> None:
-    try:
-        await work
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        log.exception("background work failed")

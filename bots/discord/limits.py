@@ -7,7 +7,7 @@ bot. discord.py would wait out a 429 itself, inside the call; planning the
 writes keeps them under the limits, so the newest state of each message
 replaces a waiting older one instead of every state queuing in turn. The
 bot adds a margin to each period (2 % and 30 ms), since the server counts a
-call when it arrives:
+call when it arrives (``padded``):
 
 - a channel: table and lobby refreshes keep evenly apart (4 a window) and
   leave one to a turn ping, a result or a round's new message;
@@ -26,19 +26,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
-from ..outbound import Dispatcher, Limit
+from ..outbound import Dispatcher, Limit, padded
 
 #: (writes, seconds) as Discord's server counts them.
 CHANNEL: Final = (5, 5.0)
 TOKEN: Final = (5, 2.0)
 DELETES: Final = (5, 1.0)
 OVERALL: Final = (50, 1.0)
-MARGIN_SHARE: Final = 0.02
-MARGIN_SECONDS: Final = 0.03
-
-
-def _period(seconds: float, speedup: float) -> float:
-    return seconds / speedup * (1 + MARGIN_SHARE) + MARGIN_SECONDS / speedup
 
 
 def channel_lane(channel: int) -> tuple[str, int]:
@@ -56,11 +50,15 @@ def delete_lane(channel: int) -> tuple[str, int]:
 def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     """The dispatcher for one bot; ``speedup`` runs the limits' clocks that many times faster
     (tests, whose fake server enforces the same limits sped up alike)."""
-    channel_period = _period(CHANNEL[1], speedup)
+
+    def window(seconds: float) -> float:
+        return padded(seconds, speedup=speedup, fixed=0.03 / speedup)
+
+    channel_period = window(CHANNEL[1])
     channel = Limit(CHANNEL[0], channel_period, reserve=1, spacing=channel_period / (CHANNEL[0] - 1))
-    token = Limit(TOKEN[0], _period(TOKEN[1], speedup), reserve=1)
-    deletes = Limit(DELETES[0], _period(DELETES[1], speedup))
-    overall = Limit(OVERALL[0], _period(OVERALL[1], speedup), reserve=10)
+    token = Limit(TOKEN[0], window(TOKEN[1]), reserve=1)
+    deletes = Limit(DELETES[0], window(DELETES[1]))
+    overall = Limit(OVERALL[0], window(OVERALL[1]), reserve=10)
     limits = {"channel": channel, "hand": token, "delete": deletes}
 
     def limit_of(lane: Hashable) -> Limit:

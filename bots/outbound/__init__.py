@@ -10,7 +10,18 @@ platform never has to refuse (``Budget``); and it retries with back-off.
 Adapters supply the limits (``Limit``) and the calls.
 """
 
-from .budget import Budget, Limit
+from .budget import Budget, Limit, padded
 from .dispatcher import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
 
-__all__ = ["FAILED", "SENT", "SKIPPED", "Budget", "Dispatcher", "Limit", "Outcome", "Retry", "Write"]
+__all__ = [
+    "FAILED",
+    "SENT",
+    "SKIPPED",
+    "Budget",
+    "Dispatcher",
+    "Limit",
+    "Outcome",
+    "Retry",
+    "Write",
+    "padded",
+]

@@ -28,10 +28,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..outbound import SENT, SKIPPED, Dispatcher, Outcome, Write
+from ..outbound.refs import MessageRefs, TableRefs
 from ..render import render_notice, stacked
 from ..service import (
     ClockWarning,
@@ -54,14 +54,6 @@ from .outbox import Outcome as Sent_
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class TableRefs:
-    """The messages of one table, as far as this process knows them."""
-
-    values: dict[str, Any] = field(default_factory=dict)
-    loaded: bool = False
-
-
 class Delivery(HandMessages):
     """``Platform`` for the table service: ``deliver`` puts notices on Telegram."""
 
@@ -72,10 +64,9 @@ class Delivery(HandMessages):
         self.dispatcher = dispatcher
         self._service: TableService | None = None
         self.bot_username = ""
-        self._refs: dict[str, TableRefs] = {}
+        self.messages = MessageRefs(lambda table_id: self.service.recall(table_id),
+                                    lambda table_id, key, value: self.service.remember(table_id, key, value))
         self._writes: set[asyncio.Task[None]] = set()
-        self._writers: dict[str, asyncio.Task[None]] = {}
-        self._pending: dict[str, dict[str, Any]] = {}
         self.moves = ChatMoves(lambda: self.service, self._background)
         outbox.on_moved = self.moves.refused
         HandMessages.__init__(self)
@@ -96,6 +87,7 @@ class Delivery(HandMessages):
         the service)."""
         while self._writes:
             await asyncio.gather(*list(self._writes), return_exceptions=True)
+        await self.messages.flush()
 
     def _background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -105,49 +97,11 @@ class Delivery(HandMessages):
     # -- message references ------------------------------------------------------------
 
     async def refs(self, table_id: str) -> TableRefs:
-        refs = self._refs.get(table_id)
-        if refs is None:
-            refs = self._refs[table_id] = TableRefs()
-        if not refs.loaded:
-            try:
-                stored = await self.service.recall(table_id)
-            except Exception:
-                log.exception("could not read the message references of table %s", table_id)
-                stored = {}
-            for key, value in stored.items():
-                refs.values.setdefault(key, value)
-            refs.loaded = True
-        return refs
+        return await self.messages.of(table_id)
 
     def keep(self, table_id: str, refs: TableRefs, key: str, value: Any) -> None:
-        """Note a reference now, and store it in the background.
-
-        One writer per table stores the newest value of each key; values that
-        were replaced before their turn to be written are never written.
-        """
-        refs.values[key] = value
-        pending = self._pending.setdefault(table_id, {})
-        pending[key] = value
-        if table_id in self._writers:
-            return
-
-        async def write() -> None:
-            try:
-                while queued := self._pending.get(table_id):
-                    name, latest = next(iter(queued.items()))
-                    del queued[name]
-                    try:
-                        await self.service.remember(table_id, name, latest)
-                    except Exception:
-                        log.exception("could not store a message reference of table %s", table_id)
-            finally:
-                self._pending.pop(table_id, None)
-                self._writers.pop(table_id, None)
-
-        task = asyncio.get_running_loop().create_task(write())
-        self._writers[table_id] = task
-        self._writes.add(task)
-        task.add_done_callback(self._writes.discard)
+        """Note a reference now, and store it in the background (``bots.outbound.refs``)."""
+        self.messages.keep(table_id, key, value)
 
     # -- Platform ----------------------------------------------------------------------
 
@@ -312,7 +266,7 @@ class Delivery(HandMessages):
                lobby: bool, version: int) -> None:
         """A refused press's fresh public view, drawn on the pressed message if that message is
         still the table's lobby or current table (never on anything else)."""
-        refs = self._refs.get(table_id)
+        refs = self.messages.known(table_id)
         if refs is None:
             return
         ref = refs.values.get("lobby" if lobby else "table")

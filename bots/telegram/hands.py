@@ -38,8 +38,8 @@ from .outbox import Outcome as Sent_
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Coroutine, Hashable
 
+    from ..outbound.refs import TableRefs
     from ..service import TableService
-    from .delivery import TableRefs
     from .outbox import Outbox, Sent
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ Telegram refuses (429, with ``retry_after``) more than 20 messages a minute
 in one group, more than about one a second in one private chat (a burst of
 three passes), and more than 30 a second from one bot token; sends and edits
 count alike. The bot keeps under each with a margin on the period (2 % and
-30 ms), since the server counts a call when it arrives, not when it leaves:
+30 ms, ``padded``), since the server counts a call when it arrives, not when it leaves:
 
 - a group: refreshes of the table or lobby keep evenly apart (18 a window)
   and leave 2 of the 20 to replies and round changes, so a fast game shows
@@ -20,28 +20,19 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
-from ..outbound import Dispatcher, Limit
+from ..outbound import Dispatcher, Limit, padded
 
 #: (writes, seconds) as Telegram's server counts them.
 GROUP: Final = (20, 60.0)
 PRIVATE: Final = (3, 3.0)
 OVERALL: Final = (30, 1.0)
-#: What the bot adds to each period: a share of it, and a fixed time for the way there.
-MARGIN_SHARE: Final = 0.02
-MARGIN_SECONDS: Final = 0.03
-
-
-def _period(seconds: float, speedup: float) -> float:
-    return seconds / speedup * (1 + MARGIN_SHARE) + MARGIN_SECONDS
-
-
 def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     """The dispatcher for one bot token; ``speedup`` runs the limits' clocks that many times
     faster (tests whose fake server enforces the same limits, sped up alike)."""
-    group_period = _period(GROUP[1], speedup)
+    group_period = padded(GROUP[1], speedup=speedup)
     group = Limit(GROUP[0], group_period, reserve=2, spacing=group_period / (GROUP[0] - 2))
-    private = Limit(PRIVATE[0], _period(PRIVATE[1], speedup), reserve=1)
-    overall = Limit(OVERALL[0], _period(OVERALL[1], speedup), reserve=10)
+    private = Limit(PRIVATE[0], padded(PRIVATE[1], speedup=speedup), reserve=1)
+    overall = Limit(OVERALL[0], padded(OVERALL[1], speedup=speedup), reserve=10)
 
     def limit_of(chat: Hashable) -> Limit:
         return group if isinstance(chat, int) and chat < 0 else private

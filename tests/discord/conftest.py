@@ -15,19 +15,11 @@ from typing import Any
 import discord
 import pytest
 import simcord
+from dc_config import SPEEDUP, TEST_CONFIG, BotFactory
 from dc_world import World
 from discord_limits import RateLimits
 
 from bots.discord import BasraBot, BotOptions
-from bots.service import ServiceConfig
-
-#: No pause before computer moves, no heartbeat chatter; a long turn clock so
-#: that moving simcord's clock (stale-token tests) does not time anyone out.
-TEST_CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, turn_seconds=3600, language="en")
-
-BotFactory = Callable[..., BasraBot]
-#: Discord's rate limits run this many times faster, on the fake server and in the bot alike.
-SPEEDUP = 100.0
 
 
 class SimulatedClock:

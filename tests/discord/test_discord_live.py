@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
-from conftest import SPEEDUP, TEST_CONFIG, BotFactory
+from dc_config import SPEEDUP, TEST_CONFIG, BotFactory
 from dc_world import World, actions, current_table, custom_id, open_lobby, press, table_message, text_of
 
 from bots.discord import BasraBot

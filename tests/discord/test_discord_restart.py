@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import SPEEDUP
+from dc_config import SPEEDUP
 from dc_world import (
     Players,
     PublicScan,
