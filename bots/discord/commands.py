@@ -26,6 +26,7 @@ from ..render import (
     render_stats,
     render_table,
 )
+from ..render.actions import is_number
 from ..render.common import VARIANT_NAMES
 from ..service import (
     BadInput,
@@ -199,7 +200,7 @@ class Commands:
         if action.verb == "variant" and action.arg:
             on = None if action.plan is None else bool(action.plan)
             return await self.set_variant(chat, action.arg, on)
-        if action.verb == "clock" and action.arg and action.arg.isdigit():
+        if action.verb == "clock" and action.arg and is_number(action.arg):
             return await self.service.set_turn_seconds(chat, int(action.arg))
         if action.verb == "lang":
             return await self.service.set_chat_language(chat, _language(action.arg))

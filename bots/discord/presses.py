@@ -179,6 +179,11 @@ class Presses:
         practice hint (the hand previews its card), confirm, resign."""
         pid = player_id("dc", interaction.user.id)
         table_id = action.table_id
+        if interaction.message is None or not interaction.message.flags.ephemeral:
+            # A hand button only ever sits on its owner's ephemeral message: answering on a
+            # public one would draw the hand for the whole channel. (discord.py already drops
+            # a press whose button is not on the message; this holds whatever it does.)
+            raise BadInput(f"a {action.verb} press on a public message")
         t = await self.t_for(interaction)
         reply = Reply(interaction, "update")
         slot = self.bot.hands.open(table_id, pid, reply)

@@ -87,14 +87,14 @@ class Action:
         if len(parts) != 7 or parts[0] != PREFIX or parts[1] not in VERBS:
             raise BadInput(f"bad payload {payload!r}")
         _, verb, table_id, version, card, plan, arg = parts
-        if not _TABLE_ID.match(table_id) or not version.isdigit() or len(version) > 9:
+        if not _TABLE_ID.match(table_id) or not is_number(version) or len(version) > 9:
             raise BadInput(f"bad payload {payload!r}")
         if card:
             try:
                 card = Card.parse(card).code
             except ValueError:
                 raise BadInput(f"bad card in payload {payload!r}") from None
-        if plan and (not plan.isdigit() or len(plan) > 3):
+        if plan and (not is_number(plan) or len(plan) > 3):
             raise BadInput(f"bad plan in payload {payload!r}")
         if not _ARG.match(arg):
             raise BadInput(f"bad argument in payload {payload!r}")
@@ -118,3 +118,9 @@ class Button:
     label: str
     action: Action
     style: ButtonStyle = "secondary"
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only: what the renderer writes. (``str.isdigit`` also takes "²", which
+    ``int`` refuses, and "٣", which no button of ours carries.)"""
+    return text.isascii() and text.isdigit()

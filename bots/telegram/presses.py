@@ -8,12 +8,13 @@ fresh view drawn where it belongs.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError
 
 from core import BasraError
 from storage import StorageError
@@ -28,6 +29,7 @@ from ..render import (
     render_settings,
     render_table,
 )
+from ..render.actions import is_number
 from ..service import (
     BadInput,
     HandView,
@@ -46,6 +48,10 @@ from .keyboards import StartPayload, deep_link
 from .replies import Context, Replies, person_of, short
 
 log = logging.getLogger(__name__)
+
+#: A press's answer lost to the network is sent again after these pauses (Telegram keeps a
+#: press answerable for some seconds; a timed-out answer that did arrive is refused harmlessly).
+ANSWER_RETRIES = (0.1, 0.5)
 LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
 HAND_VERBS = frozenset({"card", "plan", "play", "back"})
 SETTING_VERBS = frozenset({"variant", "clock", "lang"})
@@ -90,11 +96,20 @@ class Presses(Replies):
 
     async def _answer(self, query: CallbackQuery, text: str | None = None, *, alert: bool = False,
                       url: str | None = None) -> bool:
-        try:
-            await query.answer(short(text) if text else None, show_alert=alert, url=url)
-        except TelegramError as error:
-            # Too old or already answered: the player sees a spinner stop either way.
-            log.info("could not answer a press: %s", type(error).__name__)
+        for pause in (*ANSWER_RETRIES, None):
+            try:
+                await query.answer(short(text) if text else None, show_alert=alert, url=url)
+            except NetworkError as error:  # the spinner would go on: try again, briefly
+                if pause is None:
+                    log.warning("could not answer a press: %s", type(error).__name__)
+                    break
+                await asyncio.sleep(pause)
+            except TelegramError as error:
+                # Too old or already answered: the player sees a spinner stop either way.
+                log.info("could not answer a press: %s", type(error).__name__)
+                break
+            else:
+                break
         return True
 
     async def _press(self, query: CallbackQuery, message: Message | None, person: Person,
@@ -232,7 +247,7 @@ class Presses(Replies):
             on = bool(action.plan) if action.plan is not None else not state[arg]
             view = await self.service.set_variant(chat, arg, on)
         elif action.verb == "clock":
-            if not arg.isdigit():
+            if not is_number(arg):
                 raise BadInput("clock without seconds")
             view = await self.service.set_turn_seconds(chat, int(arg))
         else:

@@ -125,7 +125,7 @@ class TerminalSession:
             if line.lower() == "h":
                 await self._hint(hand)
                 continue  # the hand comes back with the hinted card selected
-            if not line.isdigit() or not 1 <= int(line) <= len(buttons):
+            if not line.isdecimal() or not 1 <= int(line) <= len(buttons):
                 print(self.t.gettext(NOT_A_CHOICE, text=line), file=self.platform.out, flush=True)
                 continue
             self.platform.turn.clear()

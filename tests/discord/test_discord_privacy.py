@@ -96,3 +96,4 @@ async def test_no_hand_card_in_public_messages_or_log_lines(
     leaks = [r.getMessage() for r in ours if CARD_IN_TEXT.search(r.getMessage())]
     assert leaks == []
     assert "The match is over" in text_of(public(world)[-1])
+

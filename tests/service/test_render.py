@@ -172,6 +172,14 @@ async def test_errors_are_short_and_translated(service: TableService) -> None:
         Action.decode("b1|play|abc|3|ZZ")
 
 
+@pytest.mark.parametrize("digit", ["²", "٣", "３", "𝟑", "①"])
+def test_only_ascii_digits_are_numbers_in_a_payload(digit: str) -> None:
+    assert Action.decode("b1|play|abc|3|7H|1") == Action("play", "abc", 3, "7H", 1)
+    for payload in (f"b1|play|abc|{digit}|7H|1", f"b1|play|abc|3|7H|{digit}", f"b1|play|abc|1{digit}|7H"):
+        with pytest.raises(BadInput):
+            Action.decode(payload)
+
+
 async def test_settings_fit_in_five_rows_of_at_most_five_buttons_and_offer_every_choice(
     service: TableService,
 ) -> None:

@@ -95,6 +95,8 @@ async def test_forged_presses_are_refused_without_changing_anything(
             (mover, hand, "not a payload"),                  # garbage
             (mover, hand, "b1|play|" + table.table_id + "|" + str(table.version) + "|XX"),  # no such card
             (mover, hand, f"b1|play|{table.table_id}|{table.version}|{card}|9"),  # no such plan
+            (mover, hand, f"b1|play|{table.table_id}|{table.version}|{card}|²"),  # not a number
+            (mover, hand, f"b1|play|{table.table_id}|{table.version}|{card}|١"),  # not ours
         ]
         for user, message, data in forged:
             update = await world.forge(user, message, data)

@@ -141,6 +141,12 @@ async def test_network_errors_and_unchanged_edits(server: FakeTelegram, database
         server.fail_network_next("editMessageText", times=1)
         await world.press_verb(mover, hand, "card")
         assert world.buttons(world.hand_message(mover), "play")
+        # A press whose answer is lost to the network is answered again: the spinner stops.
+        server.fail_network_next("answerCallbackQuery", times=2)
+        update = await world.press_verb(mover, hand, "back")
+        assert server.callback_answer(update) is not None
+        answers = [c.status for c in server.calls_for(update) if c.method == "answerCallbackQuery"]
+        assert answers == [0, 0, 200]
 
 
 def test_log_lines_never_carry_cards_or_tokens() -> None:
