@@ -4,7 +4,7 @@ The service talks to the ``Store`` protocol only; ``SqliteStore`` is the
 implementation. No SQL lives outside this package.
 """
 
-from .errors import NotFound, OpenTableExists, StorageError, VersionConflict
+from .errors import DatabaseInUse, NotFound, OpenTableExists, StorageError, VersionConflict
 from .models import (
     DEFAULT_MU,
     DEFAULT_RATING,
@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_SIGMA",
     "OPEN_STATUSES",
     "ChatSettings",
+    "DatabaseInUse",
     "JsonDict",
     "MatchResult",
     "NotFound",

@@ -24,3 +24,7 @@ class OpenTableExists(StorageError):
     A chat runs one table at a time; the database enforces it with a partial
     unique index, so two lobbies opened at the same moment cannot both win.
     """
+
+
+class DatabaseInUse(StorageError):
+    """Another bot process holds the database file (see ``storage.lock``)."""

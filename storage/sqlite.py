@@ -23,6 +23,7 @@ import aiosqlite
 
 from . import codec, ranking, schema, tablesql
 from .errors import NotFound, StorageError
+from .lock import ProcessLock
 from .models import (
     DEFAULT_MU,
     DEFAULT_RATING,
@@ -74,6 +75,8 @@ class SqliteStore:
     """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
 
     ``clock`` gives the epoch seconds stamped on rows; tests may pass their own.
+    ``exclusive``: hold ``storage.lock.ProcessLock`` while open, so that a second bot
+    process on the same file refuses to start (``DatabaseInUse``).
     """
 
     def __init__(
@@ -82,8 +85,10 @@ class SqliteStore:
         *,
         busy_timeout: float = 10.0,
         clock: Callable[[], float] = time.time,
+        exclusive: bool = False,
     ) -> None:
         self.path = Path(path)
+        self._process_lock = ProcessLock(self.path) if exclusive else None
         self._busy_timeout = busy_timeout
         self._clock = clock
         self._conn: aiosqlite.Connection | None = None
@@ -95,11 +100,18 @@ class SqliteStore:
     async def open(self) -> None:
         if self._conn is not None:
             return
-        conn = await schema.connect(self.path, self._busy_timeout)
+        if self._process_lock is not None:
+            self._process_lock.acquire()
         try:
-            await schema.migrate(conn)
+            conn = await schema.connect(self.path, self._busy_timeout)
+            try:
+                await schema.migrate(conn)
+            except BaseException:
+                await conn.close()
+                raise
         except BaseException:
-            await conn.close()
+            if self._process_lock is not None:
+                self._process_lock.release()
             raise
         self._conn = conn
 
@@ -109,6 +121,8 @@ class SqliteStore:
             conn, self._conn = self._conn, None
             if conn is not None:
                 await conn.close()
+            if self._process_lock is not None:
+                self._process_lock.release()
 
     async def __aenter__(self) -> Self:
         await self.open()

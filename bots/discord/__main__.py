@@ -13,6 +13,8 @@ import sys
 import discord
 from pydantic import ValidationError
 
+from storage import StorageError
+
 from .bot import BasraBot, BotOptions
 from .settings import DiscordSettings, settings_problem
 
@@ -48,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except discord.PrivilegedIntentsRequired:
         print("basra-discord: Discord refused the requested intents", file=sys.stderr)
+        return 2
+    except StorageError as error:  # the database cannot be used (or another bot holds it)
+        print(f"basra-discord: {error}", file=sys.stderr)
         return 2
     return 0
 

@@ -75,7 +75,7 @@ class BasraBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ActionButton)
-        self.store = SqliteStore(self.options.database)
+        self.store = SqliteStore(self.options.database, exclusive=True)
         await self.store.open()
         self._service = TableService(
             self.store, [self.platform], clock=self.clock, config=self.options.config

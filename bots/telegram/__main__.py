@@ -14,6 +14,8 @@ from pydantic import ValidationError
 from telegram import Update
 from telegram.error import InvalidToken
 
+from storage import StorageError
+
 from .logs import configure_logging
 from .settings import TelegramSettings, settings_problem
 
@@ -50,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
             application.run_webhook(**webhook_options(settings))
         else:
             application.run_polling(allowed_updates=Update.ALL_TYPES)
+    except StorageError as error:  # the database cannot be used (or another bot holds it)
+        print(f"basra-telegram: {error}", file=sys.stderr)
+        return 2
     except InvalidToken:
         print("basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather",
               file=sys.stderr)

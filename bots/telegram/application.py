@@ -124,7 +124,7 @@ class BasraTelegram:
 
     async def start(self) -> None:
         """Open the database, start the service (it redraws every open table), register commands."""
-        self.store = SqliteStore(self.database)
+        self.store = SqliteStore(self.database, exclusive=True)
         await self.store.open()
         self._service = TableService(
             self.store, [self.delivery], clock=self.clock, config=self.config, rng=self.rng

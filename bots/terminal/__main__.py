@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from core.ai import LEVELS
-from storage import SqliteStore
+from storage import SqliteStore, StorageError
 
 from ..i18n import resolve_language, translator
 from ..service import Person, TableService, TableView, chat_id, player_id
@@ -59,7 +59,10 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
     person = Person(player_id("term", local), args.name or local, lang)
     chat = chat_id("term", local)
     platform = TerminalPlatform(out, person.player_id)
-    async with SqliteStore(database) as store, TableService(store, [platform], config=config) as service:
+    async with (
+        SqliteStore(database, exclusive=True) as store,
+        TableService(store, [platform], config=config) as service,
+    ):
         await service.set_player_language(person, lang)
         await service.set_chat_language(chat, lang)
         open_table = await service.open_table(chat)
@@ -81,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(play(args, sys.stdin, sys.stdout))
     except KeyboardInterrupt:
         return 130
+    except StorageError as error:  # the database cannot be used (or a bot holds it)
+        print(f"basra: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -122,6 +122,13 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
         assert mover is not movers[-1]
         await until("the table to show the play", lambda: lobby.text != before)
         assert ARABIC.search(lobby.text) and server.too_many_requests() == 0
+        # A second process on the same database refuses to start, in one line.
+        second = Process(url, server.token, database)
+        await until("the second process to give up", lambda: second.popen.poll() is not None, 60)
+        _, err = second.popen.communicate()
+        assert second.popen.returncode == 2, err[-3000:]
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "is in use by another Basra process" in lines[0], lines
     finally:
         code, stderr = await process.stop()
         await front.stop()
