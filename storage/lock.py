@@ -18,7 +18,7 @@ from .errors import DatabaseInUse, StorageError
 
 class ProcessLock:
     def __init__(self, database: Path) -> None:
-        self.path = database.with_name(database.name + ".lock")
+        self.path = database.parent / (database.name + ".lock")
         self._fd: int | None = None
 
     def acquire(self) -> None:
@@ -35,7 +35,7 @@ class ProcessLock:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
             os.close(fd)
             raise DatabaseInUse(
-                f"{str(self.path.with_suffix(''))!r} is in use by another Basra process (pid {holder}): "
+                f"{str(self.path)[: -len('.lock')]!r} is in use by another Basra process (pid {holder}): "
                 "one process per database file"
             ) from None
         except BaseException:

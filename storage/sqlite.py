@@ -100,12 +100,22 @@ class SqliteStore:
     async def open(self) -> None:
         if self._conn is not None:
             return
+        if self.path.is_dir() or not self.path.name:
+            raise StorageError(f"{str(self.path)!r} is a directory, not a database file")
+        if not self.path.parent.is_dir():
+            raise StorageError(f"cannot open {str(self.path)!r}: its folder does not exist")
         if self._process_lock is not None:
             self._process_lock.acquire()
         try:
-            conn = await schema.connect(self.path, self._busy_timeout)
+            try:
+                conn = await schema.connect(self.path, self._busy_timeout)
+            except (sqlite3.Error, OSError) as error:
+                raise StorageError(f"cannot open {str(self.path)!r}: {error}") from error
             try:
                 await schema.migrate(conn)
+            except (sqlite3.Error, OSError) as error:
+                await conn.close()
+                raise StorageError(f"cannot use {str(self.path)!r}: {error}") from error
             except BaseException:
                 await conn.close()
                 raise
