@@ -1,18 +1,24 @@
 """``python -m bots.telegram`` / ``basra-telegram``: run the bot until interrupted.
 
 Long polling by default; a webhook server when ``TELEGRAM_WEBHOOK_URL`` is set.
-A missing or malformed setting is one line on stderr and exit status 2.
+A missing or malformed setting, a database that cannot be used, a token
+Telegram refuses: one line on stderr and exit status 2. A Bot API server that
+cannot be reached (or answers 5xx, or not JSON) at start-up is one line per
+attempt, tried again after 1, 2, 4, 8 … seconds; after ``REACH_ATTEMPTS`` the
+bot gives up with status 2 (a service manager starts it again). The token is
+never printed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
 from typing import Any
 
 from pydantic import ValidationError
-from telegram import Update
-from telegram.error import InvalidToken
+from telegram import Bot, Update
+from telegram.error import InvalidToken, TelegramError
 
 from storage import StorageError
 
@@ -33,6 +39,36 @@ def webhook_options(settings: TelegramSettings) -> dict[str, Any]:
     }
 
 
+#: Start-up attempts to reach the Bot API before giving up (the pauses double from 1 s).
+REACH_ATTEMPTS = 6
+REFUSED = "basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather"
+
+
+async def reach(settings: TelegramSettings) -> int | None:
+    """Ask the Bot API who the bot is until it answers; an exit status if it never does."""
+    bot = Bot(settings.bot_token.get_secret_value(), base_url=settings.bot_url_base())
+    pause = 1.0
+    for attempt in range(1, REACH_ATTEMPTS + 1):
+        try:
+            async with bot:  # getMe
+                return None
+        except InvalidToken:
+            print(REFUSED, file=sys.stderr)
+            return 2
+        except TelegramError as error:  # unreachable, timed out, 5xx, not JSON
+            cause = str(error).replace(settings.bot_token.get_secret_value(), "<token>")[:160]
+            where = settings.api_base_url or "api.telegram.org"
+            if attempt == REACH_ATTEMPTS:
+                print(f"basra-telegram: cannot reach the Bot API at {where} ({cause}); giving up after "
+                      f"{attempt} attempts", file=sys.stderr)
+                return 2
+            print(f"basra-telegram: cannot reach the Bot API at {where} ({cause}); trying again in "
+                  f"{pause:.0f} s", file=sys.stderr)
+            await asyncio.sleep(pause)
+            pause *= 2
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         settings = TelegramSettings()  # type: ignore[call-arg]  # read from the environment
@@ -44,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
               '`pip install "python-telegram-bot[webhooks]"`', file=sys.stderr)
         return 2
     configure_logging()
+    try:
+        if (status := asyncio.run(reach(settings))) is not None:
+            return status
+    except KeyboardInterrupt:  # stopped while still trying to reach the Bot API
+        return 130
     from .application import build_application
 
     application, _ = build_application(settings)
@@ -56,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"basra-telegram: {error}", file=sys.stderr)
         return 2
     except InvalidToken:
-        print("basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather",
-              file=sys.stderr)
+        print(REFUSED, file=sys.stderr)
         return 2
     return 0
 

@@ -40,23 +40,38 @@ def data_for(message: FakeMessage, verb: str) -> str | None:
 
 
 class Process:
+    """``python -m bots.telegram`` with its stderr in a file (readable while it runs)."""
+
+    count = 0
+
     def __init__(self, url: str, token: str, database: Path) -> None:
         env = {**os.environ, "TELEGRAM_BOT_TOKEN": token, "TELEGRAM_API_BASE_URL": url,
                "BASRA_DATABASE": str(database), "BASRA_LANGUAGE": "ar", "BASRA_LOG_LEVEL": "INFO"}
         env.pop("TELEGRAM_WEBHOOK_URL", None)
-        self.popen = subprocess.Popen([sys.executable, "-m", "bots.telegram"], env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        Process.count += 1
+        self.log = database.parent / f"stderr-{Process.count}.txt"
+        with self.log.open("w") as err:
+            self.popen = subprocess.Popen([sys.executable, "-m", "bots.telegram"], env=env,
+                                          stdout=subprocess.DEVNULL, stderr=err, text=True)
+
+    def stderr(self) -> str:
+        return self.log.read_text()
+
+    async def ended(self, timeout: float = 60.0) -> tuple[int, str]:
+        await until("the process to end", lambda: self.popen.poll() is not None, timeout)
+        return self.popen.returncode, self.stderr()
 
     async def stop(self) -> tuple[int, str]:
-        self.popen.send_signal(signal.SIGINT)
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGINT)
         for _ in range(300):
             if self.popen.poll() is not None:
                 break
             await asyncio.sleep(0.05)
         else:
             self.popen.kill()
-        _, stderr = self.popen.communicate()
-        return self.popen.returncode, stderr
+            self.popen.wait()
+        return self.popen.returncode, self.stderr()
 
 
 def hand_with(server: FakeTelegram, users: list[FakeUser], verb: str) -> tuple[FakeUser, FakeMessage] | None:
@@ -124,12 +139,44 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
         assert ARABIC.search(lobby.text) and server.too_many_requests() == 0
         # A second process on the same database refuses to start, in one line.
         second = Process(url, server.token, database)
-        await until("the second process to give up", lambda: second.popen.poll() is not None, 60)
-        _, err = second.popen.communicate()
-        assert second.popen.returncode == 2, err[-3000:]
+        code, err = await second.ended()
+        assert code == 2, err[-3000:]
         lines = err.strip().splitlines()
         assert len(lines) == 1 and "is in use by another Basra process" in lines[0], lines
     finally:
         code, stderr = await process.stop()
         await front.stop()
     assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
+
+
+async def test_start_up_network_faults_are_one_line_each(tmp_path: Path) -> None:
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    database = tmp_path / "basra.sqlite3"
+    try:
+        # A token the server refuses: one line, status 2, the token never shown.
+        wrong = "123456:" + "b" * 35
+        code, err = await Process(url, wrong, database).ended()
+        assert code == 2 and wrong not in err
+        assert err.strip().splitlines() == [
+            "basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather"
+        ]
+        # A server answering 502 twice: a line per attempt, then the bot runs.
+        server.fail_next("getMe", error_code=502, description="Bad Gateway", times=2)
+        process = Process(url, server.token, database)
+        await until("the bot to poll", lambda: any(c.method == "getUpdates" for c in server.api_calls), 60)
+        code, err = await process.stop()
+        lines = [line for line in err.splitlines() if line.startswith("basra-telegram:")]
+        assert code == 0 and len(lines) == 2 and "Traceback" not in err, err[-2000:]
+        assert "trying again in 1 s" in lines[0] and "trying again in 2 s" in lines[1]
+        assert server.token not in err
+    finally:
+        await front.stop()
+    # Nothing listening at all: the first attempt says so in one line (and keeps trying).
+    gone = Process(url, server.token, database)
+    await until("the first attempt", gone.stderr, 60)
+    code, err = await gone.stop()
+    first = err.strip().splitlines()[0]
+    assert first.startswith(f"basra-telegram: cannot reach the Bot API at {url}") and "Traceback" not in err
+
