@@ -67,9 +67,10 @@ def test_a_card_is_previewed_before_it_is_played(tmp_path: Path) -> None:
 
 
 def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
-    screen = run(tmp_path, ["--lang", "en"], script=["seven", "99", "q"])
+    screen = run(tmp_path, ["--lang", "en"], script=["seven", "99", "²", "q"])
     assert "“seven” is not one of the numbers shown." in screen
     assert "“99” is not one of the numbers shown." in screen
+    assert "“²” is not one of the numbers shown." in screen
     hands = re.findall(r"Your hand: (.*)", screen)
     assert len(set(hands)) == 1
 
@@ -98,3 +99,8 @@ def test_a_hint_names_a_card_and_leaves_it_selected(tmp_path: Path) -> None:
     screen = run(tmp_path, ["--lang", "en"], script=["h", "q"])
     after = screen[screen.index("Hint:") :]
     assert "Selected:" in after
+
+
+def test_arabic_indic_digits_choose_like_ascii_ones(tmp_path: Path) -> None:
+    screen = run(tmp_path, ["--lang", "ar"], script=["١", "q"])
+    assert "اخترت:" in screen  # "١" selected the first card, as "1" does
