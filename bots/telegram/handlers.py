@@ -112,7 +112,12 @@ class Handlers(Presses):
             await self.reply_text(message, t.gettext(
                 "Welcome to Basra! Add me to a group and send /newgame there, or send /practice "
                 "here to play against the computer. Your cards always come here, in private."))
-        await self.send_hands(person)
+        sent = await self.send_hands(person)
+        if payload is not None and payload.kind == "hand" and sent == 0:
+            # A link to a hand that is not (or no longer) theirs: say so, and what to do.
+            await self.reply_text(message, t.gettext(
+                "You have no game running at that table. Send /newgame in a group, or /practice "
+                "here to play against the computer."))
 
     async def send_hands(self, person: Person, table_id: str | None = None) -> int:
         """Send fresh hand messages of every running match of ``person`` (or one table);

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bots.service import ServiceConfig
 from tests.fakes import FakeTelegram
-from tests.telegram.world import World
+from tests.telegram.world import World, start_match
 
 ARABIC = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="ar")
 
@@ -95,3 +95,22 @@ async def test_an_arabic_chat_is_answered_in_arabic(server: FakeTelegram, databa
         await world.press_verb(badr, lobby, "join")
         await world.press_verb(alice, lobby, "start")
         assert arabic(world.latest_private(alice).text)
+
+
+async def test_a_hand_link_for_someone_not_seated_gets_an_answer(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, eve = server.add_user("Alice"), server.add_user("Badr"), server.add_user("Eve")
+    for user in (alice, badr, eve):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr, eve])
+    async with World(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        await world.send(eve, None, f"/start h{table.table_id}")
+        await world.basra.dispatcher.idle()
+        assert server.last_message(server.private_chat(eve)).text.startswith(
+            "You have no game running at that table. Send /newgame in a group")
+        # A seated player following the same link gets their hand, not that answer.
+        await world.send(alice, None, f"/start h{table.table_id}")
+        await world.basra.dispatcher.idle()
+        assert "no game running" not in server.last_message(server.private_chat(alice)).text
