@@ -141,3 +141,8 @@ class Store(Protocol):
 
     async def last_alive(self, name: str) -> float | None:
         """When the service ``name`` was last noted alive, or None if never."""
+
+    async def resume(self, name: str, at: float, until: float, platforms: Sequence[str]) -> float:
+        """The service ``name`` starts at ``at``: the time since it was last noted alive is
+        added to the deadline of every open table of ``platforms``, and ``until`` is noted as
+        its time alive, in one transaction; returns the time added."""

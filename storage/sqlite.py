@@ -326,6 +326,29 @@ class SqliteStore:
 
         await self._write(work)
 
+    async def resume(self, name: str, at: float, until: float, platforms: Sequence[str]) -> float:
+        async def work(conn: aiosqlite.Connection) -> float:
+            rows = list(
+                await conn.execute_fetchall("SELECT alive_at FROM service_clock WHERE name = ?", (name,))
+            )
+            paused = max(0.0, at - float(rows[0][0])) if rows else 0.0
+            if paused > 0 and platforms:
+                marks = ", ".join("?" for _ in platforms)
+                await conn.execute(
+                    "UPDATE tables SET deadline = deadline + ? WHERE deadline IS NOT NULL"
+                    f" AND status IN ('lobby', 'running') AND platform IN ({marks})",
+                    (paused, *platforms),
+                )
+            await conn.execute(
+                "INSERT INTO service_clock (name, alive_at) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET alive_at = excluded.alive_at",
+                (name, until),
+            )
+            return paused
+
+        value: float = await self._write(work)
+        return value
+
     async def last_alive(self, name: str) -> float | None:
         async def work(conn: aiosqlite.Connection) -> float | None:
             rows = list(

@@ -15,7 +15,8 @@ class ServiceConfig:
     lobby_idle_seconds: an untouched lobby closes after this long.
     practice_idle_seconds: a practice match nobody plays expires after this long.
     heartbeat_seconds: how often the service notes it is alive, so that after
-        a restart each clock resumes with the time it had left.
+        a restart (or a crash) each clock resumes with the time it had left, to
+        within this much (never more than it had).
     language: the language when neither person, chat nor platform names one.
     """
 
@@ -24,5 +25,5 @@ class ServiceConfig:
     computer_delay: float = 0.8
     lobby_idle_seconds: float = 15 * 60
     practice_idle_seconds: float = 24 * 60 * 60
-    heartbeat_seconds: float = 10.0
+    heartbeat_seconds: float = 1.0
     language: str = "ar"

@@ -106,21 +106,16 @@ class TableService(Runner):
         """Load every open lobby and running match of these platforms, re-arm each
         clock with the time it had left, and (``redeliver``) deliver fresh views of each."""
         now = self._clock.now()
-        alive = await self._store.last_alive(self._name)
-        paused = max(0.0, now - alive) if alive is not None else 0.0
+        # The time the service was down does not count against anyone: every deadline moves
+        # on by it, once (a start-up that fails after this does not count it again).
+        await self._store.resume(self._name, now, self._counted_until(now), sorted(self._platforms))
         restored: list[LiveTable] = []
         for record in await self._store.open_tables():
             if record.platform not in self._platforms or record.table_id in self._tables:
                 continue
-            if record.deadline is not None and paused > 0:
-                # The time the service was down does not count against anyone.
-                record = await self._store.update_table(
-                    record.model_copy(update={"deadline": record.deadline + paused})
-                )
             live = await self._load_live(record)
             self._register(live)
             restored.append(live)
-        await self._store.note_alive(self._name, now)
         self._schedule_heartbeat()
         for live in restored:
             self._arm(live)
@@ -141,8 +136,14 @@ class TableService(Runner):
         when = self._clock.now() + self._config.heartbeat_seconds
         self._heartbeat = self._clock.call_at(when, self._beat)
 
+    def _counted_until(self, now: float) -> float:
+        """What a heartbeat notes: a process killed after it may have run (and its clocks
+        counted) until the next beat was due, so a restart gives back no time it ran. A
+        clean close notes the very moment instead."""
+        return now + self._config.heartbeat_seconds
+
     async def _beat(self) -> None:
-        await self._store.note_alive(self._name, self._clock.now())
+        await self._store.note_alive(self._name, self._counted_until(self._clock.now()))
         self._schedule_heartbeat()
 
     async def close(self) -> None:
