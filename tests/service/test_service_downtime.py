@@ -61,7 +61,9 @@ async def test_a_killed_process_gives_back_no_time_it_ran(db_path: Path) -> None
     await asyncio.sleep(2.0)  # down
     left = await seconds_left(db_path)
     ran = died - started  # an upper bound of the time the turn ran (start-up included)
-    assert 120 - ran - HEARTBEAT - 0.5 <= left <= 120 - 2.5 + 0.1, (left, ran)
+    # Never more than it had when it died; less by at most a heartbeat (and a loaded
+    # machine's late beat).
+    assert 120 - ran - HEARTBEAT - 1.5 <= left <= 120 - 2.5 + 0.1, (left, ran)
 
 
 async def test_a_crash_loop_never_stops_a_clock(db_path: Path) -> None:
