@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from openskill.models import PlackettLuce
@@ -211,3 +212,14 @@ class Standing(_Row):
     points: int
     basras: int
     best_round: int
+
+
+@dataclass(frozen=True, slots=True)
+class DamagedTable:
+    """An open table whose row cannot be read: what is known of it, and why."""
+
+    table_id: str
+    chat_id: str
+    platform: str
+    status: str
+    reason: str

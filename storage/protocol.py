@@ -13,6 +13,7 @@ from typing import Any, Protocol, Self
 
 from .models import (
     ChatSettings,
+    DamagedTable,
     MatchResult,
     PlayerProfile,
     RatingEntry,
@@ -141,6 +142,13 @@ class Store(Protocol):
 
     async def last_alive(self, name: str) -> float | None:
         """When the service ``name`` was last noted alive, or None if never."""
+
+    async def damaged_open_tables(self) -> list[DamagedTable]:
+        """Open tables whose row cannot be read (``open_tables`` leaves them out)."""
+
+    async def set_aside(self, table_id: str) -> None:
+        """Close a table that cannot go on (a lobby as cancelled, a match as expired),
+        whatever its row holds; nothing else of it changes."""
 
     async def resume(self, name: str, at: float, until: float, platforms: Sequence[str]) -> float:
         """The service ``name`` starts at ``at``: the time since it was last noted alive is

@@ -30,6 +30,7 @@ from .models import (
     DEFAULT_SIGMA,
     OPEN_STATUSES,
     ChatSettings,
+    DamagedTable,
     MatchResult,
     PlayerProfile,
     RatingEntry,
@@ -193,11 +194,43 @@ class SqliteStore:
         return await self._read(work)
 
     async def open_tables(self) -> list[TableRecord]:
-        async def work(conn: aiosqlite.Connection) -> list[TableRecord]:
+        """Every open table whose row can be read (``damaged_open_tables`` lists the others)."""
+        return [t for t in await self._open_rows() if isinstance(t, TableRecord)]
+
+    async def damaged_open_tables(self) -> list[DamagedTable]:
+        return [t for t in await self._open_rows() if isinstance(t, DamagedTable)]
+
+    async def _open_rows(self) -> list[TableRecord | DamagedTable]:
+        async def work(conn: aiosqlite.Connection) -> list[TableRecord | DamagedTable]:
             rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE {_OPEN} ORDER BY created_at, table_id")
-            return [codec.table_from_row(row) for row in rows]
+            found: list[TableRecord | DamagedTable] = []
+            for row in rows:
+                try:
+                    found.append(codec.table_from_row(row))
+                except (ValueError, TypeError) as error:  # bad JSON, a row pydantic refuses
+                    reason = str(error).splitlines()[0][:200]
+                    found.append(
+                        DamagedTable(
+                            str(row["table_id"]),
+                            str(row["chat_id"]),
+                            str(row["platform"]),
+                            str(row["status"]),
+                            reason,
+                        )
+                    )
+            return found
 
         return await self._read(work)
+
+    async def set_aside(self, table_id: str) -> None:
+        async def work(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "UPDATE tables SET status = CASE status WHEN 'lobby' THEN 'cancelled' ELSE 'expired' END,"
+                f" deadline = NULL WHERE table_id = ? AND {_OPEN}",
+                (table_id,),
+            )
+
+        await self._write(work)
 
     # Event log ---------------------------------------------------------------
 

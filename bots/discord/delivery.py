@@ -45,6 +45,7 @@ from ..render import (
     render_hint,
     render_lobby,
     render_match_result,
+    render_notice,
     render_round_result,
     render_table,
     render_turn_notice,
@@ -60,6 +61,7 @@ from ..service import (
     MatchEnded,
     Notice,
     RoundEnded,
+    TableSetAside,
     TableUpdated,
     YourTurn,
     raw_id,
@@ -128,7 +130,9 @@ class DiscordPlatform:
                     self._lobby(notice, refs)
                 elif isinstance(notice, TableUpdated):
                     self._table(notice, refs, rounds, match)
-                elif isinstance(notice, RoundEnded | MatchEnded) and not tables:
+                elif (isinstance(notice, RoundEnded | MatchEnded) and not tables) or isinstance(
+                    notice, TableSetAside
+                ):
                     self._result(notice)
                 elif isinstance(notice, HandUpdated):
                     self._hand(notice)
@@ -318,10 +322,13 @@ class DiscordPlatform:
             label="table",
         )
 
-    def _result(self, notice: RoundEnded | MatchEnded) -> None:
-        """A result with no table to carry it (a match that ended without a play)."""
+    def _result(self, notice: RoundEnded | MatchEnded | TableSetAside) -> None:
+        """A message of its own: a result with no table to carry it, a table set aside."""
         t = t_of(notice)
-        parts = message_parts(result_of(notice, t), "result")
+        if isinstance(notice, TableSetAside):
+            parts = message_parts(render_notice(notice), "info")
+        else:
+            parts = message_parts(result_of(notice, t), "result")
         round_no = notice.result.round_no if isinstance(notice, RoundEnded) else 0
 
         async def run() -> Outcome:

@@ -11,9 +11,11 @@ from ..service.notices import (
     MatchEnded,
     Notice,
     RoundEnded,
+    TableSetAside,
     TableUpdated,
     YourTurn,
 )
+from .markup import Text
 from .outcomes import render_match_result, render_round_result
 from .rendered import Rendered
 from .texts import render_hand, render_lobby, render_table, render_turn_notice, render_warning
@@ -36,4 +38,9 @@ def render_notice(notice: Notice, *, now: float | None = None) -> Rendered:
         return render_round_result(notice.result, t)
     if isinstance(notice, MatchEnded):
         return render_match_result(notice.result, t)
+    if isinstance(notice, TableSetAside):
+        # TRANSLATORS: at start-up, a game whose saved record is damaged was closed.
+        return Rendered(Text.of(t.gettext(
+            "This game's saved record is damaged, so it cannot go on: it has been closed. "
+            "A new game can be started here at once.")))
     raise TypeError(f"not a notice: {notice!r}")

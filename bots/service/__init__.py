@@ -68,6 +68,7 @@ from .notices import (
     Notice,
     Platform,
     RoundEnded,
+    TableSetAside,
     TableUpdated,
     YourTurn,
 )
@@ -148,6 +149,7 @@ __all__ = [
     "SystemClock",
     "TableExists",
     "TableService",
+    "TableSetAside",
     "TableUpdated",
     "TableView",
     "TeamFull",

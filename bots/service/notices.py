@@ -174,6 +174,22 @@ class MatchEnded(_AboutAResult):
     public = True
 
 
+@dataclass(frozen=True, slots=True)
+class TableSetAside:
+    """The table's saved record is damaged: it was closed at start-up, and its chat is told
+    (once) that this game cannot go on and a new one can be started."""
+
+    table_id: str
+    chat_id: str
+    lang: str
+    kind: Literal["table_set_aside"] = "table_set_aside"
+    public = True
+
+    @property
+    def player_id(self) -> None:
+        return None
+
+
 Notice = (
     LobbyUpdated
     | LobbyClosed
@@ -183,6 +199,7 @@ Notice = (
     | ClockWarning
     | RoundEnded
     | MatchEnded
+    | TableSetAside
 )
 
 

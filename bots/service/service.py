@@ -52,7 +52,7 @@ from .errors import (
 )
 from .ids import Person, new_table_id, platform_of
 from .live import LiveTable, capacity, header, people, seat_of
-from .notices import LobbyClosed, LobbyUpdated, Notice, TableUpdated
+from .notices import LobbyClosed, LobbyUpdated, Notice, TableSetAside, TableUpdated
 from .results import display_rating
 from .runner import Acknowledge, Decision, Runner
 from .views import (
@@ -110,17 +110,33 @@ class TableService(Runner):
         # on by it, once (a start-up that fails after this does not count it again).
         await self._store.resume(self._name, now, self._counted_until(now), sorted(self._platforms))
         restored: list[LiveTable] = []
+        damaged = [(d.table_id, d.chat_id, d.reason) for d in await self._store.damaged_open_tables()
+                   if d.platform in self._platforms]
         for record in await self._store.open_tables():
             if record.platform not in self._platforms or record.table_id in self._tables:
                 continue
-            live = await self._load_live(record)
+            try:
+                live = await self._load_live(record)
+            except (BasraError, ValueError, TypeError, KeyError) as error:  # its events do not replay
+                damaged.append((record.table_id, record.chat_id, str(error).splitlines()[0][:200]))
+                continue
             self._register(live)
             restored.append(live)
+        for table_id, chat, reason in damaged:
+            await self._set_aside(table_id, chat, reason)
         self._schedule_heartbeat()
         for live in restored:
             self._arm(live)
             if redeliver:
                 await self._redeliver(live)
+
+    async def _set_aside(self, table_id: str, chat: str, reason: str) -> None:
+        """One damaged table does not stop the others: it is closed, and its chat told once."""
+        log.error("table %s is damaged and was set aside: %s", table_id, reason)
+        await self._store.set_aside(table_id)
+        with contextlib.suppress(StorageError):
+            await self._settings_of(chat)
+        await self._deliver([TableSetAside(table_id, chat, self._public_language(chat))])
 
     async def _redeliver(self, live: LiveTable) -> None:
         async def decide() -> Decision[None]:

@@ -42,6 +42,7 @@ from ..service import (
     Notice,
     RoundEnded,
     TableService,
+    TableSetAside,
     TableUpdated,
     YourTurn,
 )
@@ -153,6 +154,8 @@ class Delivery(HandMessages):
             await self.turn(refs, notice)
         elif isinstance(notice, ClockWarning):
             self.warn(notice)
+        elif isinstance(notice, TableSetAside):
+            self.post(notice.chat_id, content_of(render_notice(notice)), key=(notice.table_id, "set aside"))
 
     def _table(self, notice: TableUpdated, refs: TableRefs, round_result: RoundEnded | None,
                match_result: MatchEnded | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -194,3 +195,24 @@ def test_a_missing_or_malformed_token_is_one_clear_line(
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0] and "Traceback" not in done.stderr
+
+
+async def test_a_damaged_table_is_set_aside_and_its_group_told(server: FakeTelegram, database: Path) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as first:
+        await start_match(first, group, alice, badr)
+        table = await first.table(group)
+        assert table is not None
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE tables SET seats = '[{\"broken\": true}]' WHERE table_id = ?", (table.table_id,))
+    await asyncio.sleep(3.0 / SPEEDUP)
+    async with World(server, database) as second:
+        await second.basra.dispatcher.idle()
+        assert server.last_message(group).text.startswith("This game's saved record is damaged")
+        assert await second.table(group) is None
+        await second.send(alice, group, "/newgame")  # the group plays again at once
+        assert data_of(server.last_message(group), "join")
+
+
+def data_of(message: Any, verb: str) -> list[str]:
+    return [d for d in message.button_data() if d.split("|")[1:2] == [verb]]
