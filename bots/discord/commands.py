@@ -146,7 +146,7 @@ class Commands:
         embeds = []
         table = await self.service.open_table(chat)
         if isinstance(table, TableView):
-            table_text = render_table(table, t, now=self.bot.clock.now())
+            table_text = render_table(table, t, now=self.bot.clock.now(), live=True)
             embeds.append(embed_of(table_text, "table"))
         embeds.append(embed_of(render_stats(stats, t), "info"))
         await reply.show(embeds=embeds)

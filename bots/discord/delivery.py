@@ -87,7 +87,12 @@ def hand_parts(
 ) -> dict[str, Any]:
     """A hand message: the renderer's hand (with ``hint`` above it, when asked for)
     and a note above the message."""
-    rendered = render_hint(hint, t, now=now) if hint is not None else render_hand(hand, t, now=now)
+    # Discord counts the turn clock down by itself (a live timestamp), between edits too.
+    rendered = (
+        render_hint(hint, t, now=now, live=True)
+        if hint is not None
+        else render_hand(hand, t, now=now, live=True)
+    )
     return message_parts(rendered, "hand", content=note)
 
 
@@ -285,7 +290,7 @@ class DiscordPlatform:
         new_round = not isinstance(shown, dict) or shown.get("round") != round_no
 
         def parts() -> dict[str, Any]:
-            drawn = message_parts(render_table(table, t, now=self._now()), "table")
+            drawn = message_parts(render_table(table, t, now=self._now(), live=True), "table")
             if not results:
                 return drawn
             embeds = [drawn["embed"], *(embed_of(result_of(n, t), "result") for n in results)]

@@ -86,9 +86,9 @@ def hint_text(hint: HintView, t: Translator) -> str:
     )
 
 
-def render_hint(hint: HintView, t: Translator, *, now: float | None = None) -> Rendered:
+def render_hint(hint: HintView, t: Translator, *, now: float | None = None, live: bool = False) -> Rendered:
     """The hint above the player's hand, which previews the suggested card and plan:
     its confirm button plays the hint, "Back" ignores it."""
-    hand = render_hand(hint.hand, t, now=now)
+    hand = render_hand(hint.hand, t, now=now, live=live)
     text = Text.of(Line.of(Span(hint_text(hint, t), bold=True)), Line.of("")) + hand.text
     return Rendered(text, hand.buttons, hand.mention)

@@ -7,6 +7,9 @@ The renderer builds ``Text``; Telegram sends ``text.html()`` with
 >>> text = Text.of(Line.of(Span("Basra", bold=True), Span(" 10♦")))
 >>> text.plain(), text.html(), text.markdown()
 ('Basra 10♦', '<b>Basra</b> 10♦', '**Basra** 10♦')
+>>> clock = Text.of(Line.of(Span("ends ", bold=True), Span("2:00", bold=True, stamp=1767229200)))
+>>> clock.plain(), clock.html(), clock.markdown()
+('ends 2:00', '<b>ends </b><b>2:00</b>', '**ends <t:1767229200:R>**')
 """
 
 from __future__ import annotations
@@ -20,8 +23,12 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\*_~`|>#\[\]()-])")
 
 @dataclass(frozen=True, slots=True)
 class Span:
+    """Some text, maybe bold. A ``stamp`` (epoch seconds) is a moment Discord shows as a
+    live countdown (``<t:…:R>``); ``text`` is what every other form shows instead."""
+
     text: str
     bold: bool = False
+    stamp: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +66,22 @@ class Text:
         return "\n".join("".join(span(s) for s in line.spans) for line in self.lines)
 
     def markdown(self) -> str:
-        """For Discord (special characters escaped)."""
-        return "\n".join(
-            "".join(
-                f"**{_escape_md(s.text)}**" if s.bold and s.text else _escape_md(s.text) for s in line.spans
-            )
-            for line in self.lines
-        )
+        """For Discord (special characters escaped; a run of bold spans is one bold run)."""
+
+        def run(spans: list[Span]) -> str:
+            inner = "".join(f"<t:{s.stamp}:R>" if s.stamp is not None else _escape_md(s.text) for s in spans)
+            return f"**{inner}**" if spans[0].bold and inner else inner
+
+        def line(spans: tuple[Span, ...]) -> str:
+            runs: list[list[Span]] = []
+            for s in spans:
+                if runs and runs[-1][0].bold == s.bold:
+                    runs[-1].append(s)
+                else:
+                    runs.append([s])
+            return "".join(run(r) for r in runs)
+
+        return "\n".join(line(ln.spans) for ln in self.lines)
 
     def __add__(self, other: Text) -> Text:
         return Text(self.lines + other.lines)

@@ -6,6 +6,8 @@ card; a hand is rendered only from a ``HandView`` meant for its owner.
 
 from __future__ import annotations
 
+import math
+
 from core.ai import LEVELS
 
 from ..i18n import Translator, card_label
@@ -112,7 +114,9 @@ def describe_play(t: Translator, table: TableView, play: PlayDescription) -> str
     return text
 
 
-def _turn_line(t: Translator, table: TableView, viewer: int | None, now: float | None) -> str | None:
+def _turn_line(
+    t: Translator, table: TableView, viewer: int | None, now: float | None, live: bool = False
+) -> Line | None:
     if table.to_move is None:
         return None
     if table.to_move == viewer:
@@ -127,9 +131,18 @@ def _turn_line(t: Translator, table: TableView, viewer: int | None, now: float |
     left = table.seconds_left
     if table.deadline is not None and now is not None:
         left = max(0, int(table.deadline - now + 0.999))
-    if left is not None:
-        line += " · " + t.gettext("{clock} left", clock=clock_text(left))
-    return line
+    if left is None:
+        return Line.of(Span(line, bold=True))
+    if live and table.deadline is not None:
+        # A moment the client counts down by itself ("in 2 minutes"), in its own language.
+        # TRANSLATORS: {when} becomes a live countdown, such as "in 2 minutes".
+        before, _, after = t.gettext("time is up {when}", when="\x00").partition("\x00")
+        return Line.of(
+            Span(f"{line} · {before}", bold=True),
+            Span(clock_text(left), bold=True, stamp=math.ceil(table.deadline)),
+            Span(after, bold=True),
+        )
+    return Line.of(Span(line + " · " + t.gettext("{clock} left", clock=clock_text(left)), bold=True))
 
 
 def _end_line(t: Translator, table: TableView) -> str:
@@ -140,7 +153,9 @@ def _end_line(t: Translator, table: TableView) -> str:
     return t.gettext("The match is over: {side} won.", side=side_name(t, table.seats, table.winner))
 
 
-def _table_lines(t: Translator, table: TableView, viewer: int | None, now: float | None) -> list[Line]:
+def _table_lines(
+    t: Translator, table: TableView, viewer: int | None, now: float | None, live: bool = False
+) -> list[Line]:
     lines = [
         Line.of(
             Span(t.gettext("Basra · round {round}", round=table.round_no), bold=True),
@@ -178,15 +193,18 @@ def _table_lines(t: Translator, table: TableView, viewer: int | None, now: float
         # TRANSLATORS: the last line of a finished round's table; its points come in the next message.
         lines.append(Line.of(Span(t.gettext("End of the round: the points follow below."), bold=True)))
     else:
-        turn = _turn_line(t, table, viewer, now)
-        if turn:
-            lines.append(Line.of(Span(turn, bold=True)))
+        turn = _turn_line(t, table, viewer, now, live)
+        if turn is not None:
+            lines.append(turn)
     return lines
 
 
-def render_table(table: TableView, t: Translator, *, now: float | None = None) -> Rendered:
+def render_table(
+    table: TableView, t: Translator, *, now: float | None = None, live: bool = False
+) -> Rendered:
     """The public table message (no hand card): floor, seats with card counts, turn and
-    time left (from ``now`` when given), deals left, scores, carried majority, last play;
+    time left (from ``now`` when given; ``live``: as a moment Discord counts down), deals
+    left, scores, carried majority, last play;
     a "my hand" button. A finished round's last picture says where the leftovers went
     and has no button (the next round's message has it)."""
     buttons: tuple[tuple[Button, ...], ...] = ()
@@ -195,18 +213,20 @@ def render_table(table: TableView, t: Translator, *, now: float | None = None) -
     mention: tuple[str, ...] = ()
     if table.running and table.to_move is not None and table.seats[table.to_move].player_id:
         mention = (table.seats[table.to_move].player_id or "",)
-    return Rendered(Text.of(*_table_lines(t, table, None, now)), buttons, mention)
+    return Rendered(Text.of(*_table_lines(t, table, None, now, live)), buttons, mention)
 
 
 # -- a hand ----------------------------------------------------------------------
 
 
-def render_hand(hand: HandView, t: Translator, *, now: float | None = None) -> Rendered:
+def render_hand(
+    hand: HandView, t: Translator, *, now: float | None = None, live: bool = False
+) -> Rendered:
     """A private hand: floor, the hand as card buttons, scores and turn (and a hint
     button on your turn in a practice match); with a preview, the selected card's plans
     (numbered buttons when several), basra or "takes nothing", confirm and back."""
     table = hand.table
-    lines = _table_lines(t, table, hand.seat, now)
+    lines = _table_lines(t, table, hand.seat, now, live)
     preview = hand.preview
     tid, version = table.table_id, table.version
     rows: list[tuple[Button, ...]] = []

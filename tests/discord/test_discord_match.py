@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from dc_world import (
     Players,
@@ -124,3 +126,21 @@ async def test_the_turn_mention_only_ever_names_the_player_to_move(world: World)
         pings = [m.raw_mentions for m in public(world) if m.raw_mentions]
         assert len(pings) <= 1 and all(f"dc:{ids[0]}" == mover for ids in pings), (pings, mover)
     assert players.plays == 12
+
+
+async def test_the_turn_clock_counts_down_by_itself(world: World) -> None:
+    lobby = await open_lobby(world, world.alice, "1v1")
+    await press(world.bob, lobby, "join")
+    await press(world.alice, lobby, "start")
+    table = await current_table(world)
+    assert table.deadline is not None
+    # A live timestamp: Discord shows "in 59 minutes" and counts it down between edits.
+    stamp = f"<t:{math.ceil(table.deadline)}:R>"
+    assert f"time is up {stamp}" in (table_message(world).embeds[0].description or "")
+    mover = world.member(table.seats[table.to_move or 0].player_id)
+    hand = await Players(world, table.table_id).hand_of(mover)
+    assert stamp in text_of(hand)
+    await world.env.advance_time(30)  # the next turn's clock starts later
+    after = await Players(world, table.table_id, hands={mover.id: hand}).play_turn()
+    assert after.deadline is not None and after.deadline > table.deadline
+    assert f"<t:{math.ceil(after.deadline)}:R>" in (table_message(world).embeds[0].description or "")
