@@ -45,3 +45,8 @@ class BasraSettings(BaseSettings):
             practice_idle_seconds=self.practice_idle_seconds,
             language=self.language,
         )
+
+
+def not_utf8(error: UnicodeDecodeError) -> str:
+    """One line for a ``.env`` file that is not UTF-8 text (its values are never shown)."""
+    return f".env is not UTF-8 text (byte {error.start} cannot be read): save it as UTF-8"

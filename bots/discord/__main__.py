@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from storage import StorageError
 
+from ..settings import not_utf8
 from .bot import BasraBot, BotOptions
 from .settings import DiscordSettings, settings_problem
 
@@ -32,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
         settings = DiscordSettings()  # type: ignore[call-arg]  # the token comes from the environment
     except ValidationError as error:
         print(f"basra-discord: {settings_problem(error)}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:
+        print(f"basra-discord: {not_utf8(error)}", file=sys.stderr)
         return 2
     configure_logging()
     options = BotOptions(

@@ -22,6 +22,7 @@ from telegram.error import InvalidToken, TelegramError
 
 from storage import StorageError
 
+from ..settings import not_utf8
 from .logs import configure_logging
 from .settings import TelegramSettings, settings_problem
 
@@ -74,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         settings = TelegramSettings()  # type: ignore[call-arg]  # read from the environment
     except ValidationError as error:
         print(f"basra-telegram: {settings_problem(error)}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:
+        print(f"basra-telegram: {not_utf8(error)}", file=sys.stderr)
         return 2
     if settings.webhook_url and importlib.util.find_spec("tornado") is None:
         print('basra-telegram: TELEGRAM_WEBHOOK_URL is set, and webhook mode needs '

@@ -23,7 +23,7 @@ from storage import SqliteStore, StorageError
 
 from ..i18n import resolve_language, translator
 from ..service import Person, TableService, TableView, chat_id, player_id
-from ..settings import BasraSettings
+from ..settings import BasraSettings, not_utf8
 from .session import TerminalPlatform, TerminalSession
 
 
@@ -86,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except StorageError as error:  # the database cannot be used (or a bot holds it)
         print(f"basra: {error}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:  # the settings' .env
+        print(f"basra: {not_utf8(error)}", file=sys.stderr)
         return 2
 
 
