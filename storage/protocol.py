@@ -143,8 +143,9 @@ class Store(Protocol):
     async def last_alive(self, name: str) -> float | None:
         """When the service ``name`` was last noted alive, or None if never."""
 
-    async def damaged_open_tables(self) -> list[DamagedTable]:
-        """Open tables whose row cannot be read (``open_tables`` leaves them out)."""
+    async def open_rows(self) -> list[TableRecord | DamagedTable]:
+        """Every open table, as ``open_tables``, and in its place a ``DamagedTable`` for each
+        whose row cannot be read."""
 
     async def set_aside(self, table_id: str) -> None:
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),

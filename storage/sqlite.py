@@ -194,13 +194,10 @@ class SqliteStore:
         return await self._read(work)
 
     async def open_tables(self) -> list[TableRecord]:
-        """Every open table whose row can be read (``damaged_open_tables`` lists the others)."""
-        return [t for t in await self._open_rows() if isinstance(t, TableRecord)]
+        """Every open table whose row can be read (``open_rows`` also lists the others)."""
+        return [t for t in await self.open_rows() if isinstance(t, TableRecord)]
 
-    async def damaged_open_tables(self) -> list[DamagedTable]:
-        return [t for t in await self._open_rows() if isinstance(t, DamagedTable)]
-
-    async def _open_rows(self) -> list[TableRecord | DamagedTable]:
+    async def open_rows(self) -> list[TableRecord | DamagedTable]:
         async def work(conn: aiosqlite.Connection) -> list[TableRecord | DamagedTable]:
             rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE {_OPEN} ORDER BY created_at, table_id")
             found: list[TableRecord | DamagedTable] = []

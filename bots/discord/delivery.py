@@ -44,9 +44,7 @@ from ..render import (
     render_hand,
     render_hint,
     render_lobby,
-    render_match_result,
     render_notice,
-    render_round_result,
     render_table,
     render_turn_notice,
     render_warning,
@@ -129,6 +127,7 @@ class DiscordPlatform:
         rounds = {n.result.round_no: n for n in notices if isinstance(n, RoundEnded)}
         match = next((n for n in notices if isinstance(n, MatchEnded)), None)
         tables = [n for n in notices if isinstance(n, TableUpdated)]
+        pings = [n for n in notices if isinstance(n, YourTurn) and not self._sees_own_turn(n)]
         for notice in notices:
             try:
                 if isinstance(notice, LobbyUpdated | LobbyClosed):
@@ -141,7 +140,7 @@ class DiscordPlatform:
                     self._result(notice)
                 elif isinstance(notice, HandUpdated):
                     self._hand(notice)
-                elif isinstance(notice, YourTurn) and not self._sees_own_turn(notice):
+                elif isinstance(notice, YourTurn) and notice in pings:
                     self._ping(
                         refs, notice.hand, (notice.hand.version, 0), render_turn_notice(notice, t_of(notice))
                     )
@@ -150,7 +149,6 @@ class DiscordPlatform:
                     self._ping(refs, notice.hand, stamp, render_warning(notice, t_of(notice)))
             except Exception:
                 log.exception("table %s: could not queue a %s notice", table_id, notice.kind)
-        pinging = any(isinstance(n, YourTurn) and not self._sees_own_turn(n) for n in notices)
         if tables:
             table = tables[-1].table
             self._movers[table_id] = (
@@ -158,7 +156,7 @@ class DiscordPlatform:
             )
         if match is not None:
             self._unping(table_id, refs, notices[0].chat_id)
-        elif tables and not pinging:
+        elif tables and not pings:
             # No ping for this turn (a computer's, or a player looking at their hand): the
             # last one must not go on naming someone else.
             old = refs.get("ping")
@@ -293,7 +291,7 @@ class DiscordPlatform:
             drawn = message_parts(render_table(table, t, now=self._now(), live=True), "table")
             if not results:
                 return drawn
-            embeds = [drawn["embed"], *(embed_of(result_of(n, t), "result") for n in results)]
+            embeds = [drawn["embed"], *(embed_of(render_notice(n), "result") for n in results)]
             return {"content": None, "embeds": embeds, "view": None if closing else drawn["view"]}
 
         async def run() -> Outcome:
@@ -329,11 +327,9 @@ class DiscordPlatform:
 
     def _result(self, notice: RoundEnded | MatchEnded | TableSetAside) -> None:
         """A message of its own: a result with no table to carry it, a table set aside."""
-        t = t_of(notice)
-        if isinstance(notice, TableSetAside):
-            parts = message_parts(render_notice(notice), "info")
-        else:
-            parts = message_parts(result_of(notice, t), "result")
+        parts = message_parts(
+            render_notice(notice), "info" if isinstance(notice, TableSetAside) else "result"
+        )
         round_no = notice.result.round_no if isinstance(notice, RoundEnded) else 0
 
         async def run() -> Outcome:
@@ -454,12 +450,6 @@ def t_of(notice: Notice) -> Translator:
 
 def channel_of(chat_id: str) -> int:
     return int(raw_id(chat_id))
-
-
-def result_of(notice: RoundEnded | MatchEnded, t: Translator) -> Rendered:
-    if isinstance(notice, RoundEnded):
-        return render_round_result(notice.result, t)
-    return render_match_result(notice.result, t)
 
 
 def _busy(error: discord.HTTPException) -> bool:

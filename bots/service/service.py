@@ -24,7 +24,15 @@ from core import BasraError, Card, Rules
 from core import events as ev
 from core.ai import LEVELS, player
 from core.ai.reasons import CARD_FIELDS
-from storage import ChatSettings, OpenTableExists, Seat, StorageError, TableRecord, VersionConflict
+from storage import (
+    ChatSettings,
+    DamagedTable,
+    OpenTableExists,
+    Seat,
+    StorageError,
+    TableRecord,
+    VersionConflict,
+)
 
 from ..i18n import resolve_language
 from ..i18n.lang import supported_language
@@ -110,10 +118,12 @@ class TableService(Runner):
         # on by it, once (a start-up that fails after this does not count it again).
         await self._store.resume(self._name, now, self._counted_until(now), sorted(self._platforms))
         restored: list[LiveTable] = []
-        damaged = [(d.table_id, d.chat_id, d.reason) for d in await self._store.damaged_open_tables()
-                   if d.platform in self._platforms]
-        for record in await self._store.open_tables():
+        damaged: list[tuple[str, str, str]] = []
+        for record in await self._store.open_rows():
             if record.platform not in self._platforms or record.table_id in self._tables:
+                continue
+            if isinstance(record, DamagedTable):
+                damaged.append((record.table_id, record.chat_id, record.reason))
                 continue
             try:
                 live = await self._load_live(record)

@@ -100,7 +100,7 @@ class Delivery(HandMessages):
     async def refs(self, table_id: str) -> TableRefs:
         return await self.messages.of(table_id)
 
-    def keep(self, table_id: str, refs: TableRefs, key: str, value: Any) -> None:
+    def keep(self, table_id: str, key: str, value: Any) -> None:
         """Note a reference now, and store it in the background (``bots.outbound.refs``)."""
         self.messages.keep(table_id, key, value)
 
@@ -118,7 +118,7 @@ class Delivery(HandMessages):
         if round_result is not None and match_result is None:
             # Shown above the next round's table: kept with the table, so a restart keeps it.
             html = content_of(render_notice(round_result)).html
-            self.keep(table_id, refs, "round_result", {"round": round_result.result.round_no, "html": html})
+            self.keep(table_id, "round_result", {"round": round_result.result.round_no, "html": html})
         has_table = any(isinstance(n, TableUpdated) for n in notices)
         starting = any(isinstance(n, LobbyClosed) and n.reason == "started" for n in notices)
         turns = {n.player_id for n in notices if isinstance(n, YourTurn)}
@@ -128,7 +128,7 @@ class Delivery(HandMessages):
             except Exception:
                 log.exception("could not queue a %s notice of table %s", notice.kind, table_id)
         if match_result is not None and refs.values.get("round_result") is not None:
-            self.keep(table_id, refs, "round_result", None)
+            self.keep(table_id, "round_result", None)
 
     async def _queue(self, notice: Notice, refs: TableRefs, round_result: RoundEnded | None,
                match_result: MatchEnded | None, has_table: bool, turns: set[str],
@@ -214,7 +214,7 @@ class Delivery(HandMessages):
                 return SKIPPED
             chat, sent = await self.send(chat, content)
             if sent.message_id is not None:
-                self.keep(table_id, refs, "lobby", [chat, sent.message_id])
+                self.keep(table_id, "lobby", [chat, sent.message_id])
             return outcome_of(sent)
 
         self.put(("lobby", table_id), self._group(chat_id), run, stamp=(revision,), label="lobby")
@@ -237,14 +237,14 @@ class Delivery(HandMessages):
             if ref is None and lobby and lobby[0] == chat:
                 sent = await self.outbox.edit(chat, lobby[1], content)
                 if sent.outcome.ok:
-                    self.keep(table_id, refs, "lobby", None)
-                    self.keep(table_id, refs, "table", [chat, lobby[1], round_no])
+                    self.keep(table_id, "lobby", None)
+                    self.keep(table_id, "table", [chat, lobby[1], round_no])
                     return outcome_of(sent)
             chat, sent = await self.send(chat, content, silent=True)
             if sent.message_id is not None:
                 if ref is not None and ref[2] != round_no:
-                    self.keep(table_id, refs, "closing", ref)
-                self.keep(table_id, refs, "table", [chat, sent.message_id, round_no])
+                    self.keep(table_id, "closing", ref)
+                self.keep(table_id, "table", [chat, sent.message_id, round_no])
             return outcome_of(sent)
 
         self.put(("table", table_id), self._group(chat_id), run, stamp=(version,), label="table")

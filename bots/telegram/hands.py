@@ -69,7 +69,7 @@ class HandMessages:
         @property
         def service(self) -> TableService: ...
         async def refs(self, table_id: str) -> TableRefs: ...
-        def keep(self, table_id: str, refs: TableRefs, key: str, value: Any) -> None: ...
+        def keep(self, table_id: str, key: str, value: Any) -> None: ...
         def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
                 stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
                 label: str = "message") -> bool: ...
@@ -107,7 +107,7 @@ class HandMessages:
                 self.first_look(hand, lang)
             return  # no live hand: the player sees the game in the group until their turn
         if not hand.table.running or (_was_turn(ref) and not hand.your_turn):
-            self.keep(hand.table_id, refs, _key(hand), None)
+            self.keep(hand.table_id, _key(hand), None)
             self.line(ref[0], ref[1], content_of(render_played(hand, translator(lang))),
                       stamp=(hand.version,), urgent=True)
             return
@@ -135,7 +135,7 @@ class HandMessages:
                           stamp=(hand.version,), urgent=True)
                 return False
             if ref is None:
-                self.keep(hand.table_id, refs, key, [user, from_message, hand.version, hand.your_turn])
+                self.keep(hand.table_id, key, [user, from_message, hand.version, hand.your_turn])
         content = hand_content(hand, lang, header=header, hint=hint)
         turn = header is not None
 
@@ -155,7 +155,7 @@ class HandMessages:
             self.reachable.add(user)
             self.unreachable.discard(user)
             current = refs.values.get(key)
-            self.keep(hand.table_id, refs, key, [user, sent.message_id, hand.version, turn or hand.your_turn])
+            self.keep(hand.table_id, key, [user, sent.message_id, hand.version, turn or hand.your_turn])
             if current is not None and current[1] != sent.message_id:
                 self.line(user, current[1], content_of(render_moved(translator(lang))),
                           stamp=(hand.version,))
@@ -233,7 +233,7 @@ class HandMessages:
         async def run() -> Outcome:
             chat, sent = await self.send(chat_number(chat_id), content)
             if sent.message_id is not None:
-                self.keep(table_id, refs, key, [chat, sent.message_id])
+                self.keep(table_id, key, [chat, sent.message_id])
             return outcome_of(sent)
 
         self.put(("note", table_id, player_id), self._group(chat_id), run, urgent=True, order=REPLY,
@@ -244,7 +244,7 @@ class HandMessages:
         ref = refs.values.get(NOTE_KEY + player_id)
         if ref and ref[1]:
             await self.outbox.delete(ref[0], ref[1])
-            self.keep(table_id, refs, NOTE_KEY + player_id, None)
+            self.keep(table_id, NOTE_KEY + player_id, None)
 
     def warn(self, notice: ClockWarning) -> None:
         user = chat_number(notice.player_id)

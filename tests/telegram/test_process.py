@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.fakes.telegram_http import HttpFront
+from tests.telegram.world import buttons_with
 
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 CLOCK = "\u2066\\d+:\\d\\d\u2069"
@@ -35,7 +36,7 @@ async def until(what: str, check: Callable[[], object], timeout: float = 20.0) -
 
 
 def data_for(message: FakeMessage, verb: str) -> str | None:
-    found = [d for d in message.button_data() if d.split("|")[1:2] == [verb]]
+    found = buttons_with(message, verb)
     return found[0] if found else None
 
 

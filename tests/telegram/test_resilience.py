@@ -211,8 +211,5 @@ async def test_a_damaged_table_is_set_aside_and_its_group_told(server: FakeTeleg
         assert server.last_message(group).text.startswith("This game's saved record is damaged")
         assert await second.table(group) is None
         await second.send(alice, group, "/newgame")  # the group plays again at once
-        assert data_of(server.last_message(group), "join")
+        assert second.buttons(server.last_message(group), "join")
 
-
-def data_of(message: Any, verb: str) -> list[str]:
-    return [d for d in message.button_data() if d.split("|")[1:2] == [verb]]

@@ -104,8 +104,7 @@ class World:
                 if any(d.startswith(("b1|card|", "b1|play|", "b1|back|")) for d in m.button_data())]
 
     def buttons(self, message: FakeMessage, verb: str) -> list[str]:
-        """callback_data of the message's buttons with ``verb``."""
-        return [d for d in message.button_data() if d.split("|")[1:2] == [verb]]
+        return buttons_with(message, verb)
 
     async def forge(self, user: FakeUser, message: FakeMessage, data: str) -> Update:
         """A press carrying ``data`` that no button shows (an old keyboard, a doctored client)."""
@@ -166,6 +165,11 @@ class World:
             plays += 1
             assert plays < limit, "the match does not end"
         return plays
+
+
+def buttons_with(message: FakeMessage, verb: str) -> list[str]:
+    """callback_data of the message's buttons with ``verb``."""
+    return [d for d in message.button_data() if d.split("|")[1:2] == [verb]]
 
 
 POINT_ITEMS = re.compile(r"(?:2♣|10♦) \d+(?![♣♦♥♠\d])")
