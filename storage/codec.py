@@ -24,6 +24,7 @@ TABLE_COLUMNS: Final = (
     "table_id",
     "chat_id",
     "platform",
+    "owner",
     "status",
     "mode",
     "created_by",

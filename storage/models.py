@@ -92,11 +92,14 @@ class TableRecord(_Row):
     ``version`` is the last event's version (0 before any); ``revision`` counts
     every write to the row, so a write based on a stale copy is refused.
     Both are maintained by the store: callers pass back what they read.
+    ``owner`` is the bot that opened it (``"tg:<bot id>"``): no other bot acts on it,
+    and each bot's chat has at most one open table.
     """
 
     table_id: str = Field(default_factory=lambda: str(uuid.uuid4()), min_length=1)
     chat_id: str = Field(min_length=1)
     platform: str = Field(min_length=1)
+    owner: str = ""
     status: TableStatus = "lobby"
     mode: TableMode
     created_by: str
@@ -221,5 +224,6 @@ class DamagedTable:
     table_id: str
     chat_id: str
     platform: str
+    owner: str
     status: str
     reason: str

@@ -57,8 +57,8 @@ class Store(Protocol):
 
     async def get_table(self, table_id: str) -> TableRecord | None: ...
 
-    async def open_table_for_chat(self, chat_id: str) -> TableRecord | None:
-        """The chat's lobby or running match, if any."""
+    async def open_table_for_chat(self, chat_id: str, owner: str | None = None) -> TableRecord | None:
+        """The chat's lobby or running match (of the bot ``owner``, if given), if any."""
 
     async def open_tables(self) -> list[TableRecord]:
         """Every lobby and running match, oldest first, to restore at start-up."""
@@ -151,7 +151,10 @@ class Store(Protocol):
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),
         whatever its row holds; nothing else of it changes."""
 
-    async def resume(self, name: str, at: float, until: float, platforms: Sequence[str]) -> float:
-        """The service ``name`` starts at ``at``: the time since it was last noted alive is
-        added to the deadline of every open table of ``platforms``, and ``until`` is noted as
-        its time alive, in one transaction; returns the time added."""
+    async def resume(self, name: str, at: float, until: float, owners: Sequence[str]) -> float:
+        """The service ``name`` of the bots ``owners`` (``"tg:<bot id>"``) starts at ``at``.
+
+        In one transaction: each owner adopts the tables of its platform written before
+        tables had owners; the time since the service was last noted alive is added to the
+        deadline of every open table of ``owners``; ``until`` is noted as its time alive.
+        Returns the time added."""

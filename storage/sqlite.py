@@ -186,9 +186,10 @@ class SqliteStore:
     async def get_table(self, table_id: str) -> TableRecord | None:
         return await self._read(lambda conn: _fetch_table(conn, table_id))
 
-    async def open_table_for_chat(self, chat_id: str) -> TableRecord | None:
+    async def open_table_for_chat(self, chat_id: str, owner: str | None = None) -> TableRecord | None:
         async def work(conn: aiosqlite.Connection) -> TableRecord | None:
-            rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE chat_id = ? AND {_OPEN}", (chat_id,))
+            mine, params = ("", (chat_id,)) if owner is None else (" AND owner = ?", (chat_id, owner))
+            rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE chat_id = ?{mine} AND {_OPEN}", params)
             return next((codec.table_from_row(row) for row in rows), None)
 
         return await self._read(work)
@@ -211,6 +212,7 @@ class SqliteStore:
                             str(row["table_id"]),
                             str(row["chat_id"]),
                             str(row["platform"]),
+                            str(row["owner"]),
                             str(row["status"]),
                             reason,
                         )
@@ -356,18 +358,31 @@ class SqliteStore:
 
         await self._write(work)
 
-    async def resume(self, name: str, at: float, until: float, platforms: Sequence[str]) -> float:
+    async def resume(self, name: str, at: float, until: float, owners: Sequence[str]) -> float:
+        platforms = sorted({owner.partition(":")[0] for owner in owners})
+
         async def work(conn: aiosqlite.Connection) -> float:
-            rows = list(
-                await conn.execute_fetchall("SELECT alive_at FROM service_clock WHERE name = ?", (name,))
-            )
-            paused = max(0.0, at - float(rows[0][0])) if rows else 0.0
-            if paused > 0 and platforms:
-                marks = ", ".join("?" for _ in platforms)
+            for owner in owners:
+                await conn.execute(
+                    "UPDATE tables SET owner = ? WHERE owner = '' AND platform = ?",
+                    (owner, owner.partition(":")[0]),
+                )
+            alive: float | None = None
+            # Before tables had owners, a service's clock was named by its platforms alone.
+            for known in dict.fromkeys((name, "+".join(platforms))):
+                rows = list(
+                    await conn.execute_fetchall("SELECT alive_at FROM service_clock WHERE name = ?", (known,))
+                )
+                if rows:
+                    alive = float(rows[0][0])
+                    break
+            paused = max(0.0, at - alive) if alive is not None else 0.0
+            if paused > 0 and owners:
+                marks = ", ".join("?" for _ in owners)
                 await conn.execute(
                     "UPDATE tables SET deadline = deadline + ? WHERE deadline IS NOT NULL"
-                    f" AND status IN ('lobby', 'running') AND platform IN ({marks})",
-                    (paused, *platforms),
+                    f" AND status IN ('lobby', 'running') AND owner IN ({marks})",
+                    (paused, *owners),
                 )
             await conn.execute(
                 "INSERT INTO service_clock (name, alive_at) VALUES (?, ?)"

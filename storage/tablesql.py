@@ -59,8 +59,8 @@ def must_fetch_table(db: sqlite3.Connection, table_id: str) -> TableRecord:
 
 def check_chat_free(db: sqlite3.Connection, table: TableRecord) -> None:
     row = db.execute(
-        f"SELECT table_id FROM tables WHERE chat_id = ? AND {_OPEN} AND table_id != ?",
-        (table.chat_id, table.table_id),
+        f"SELECT table_id FROM tables WHERE owner = ? AND chat_id = ? AND {_OPEN} AND table_id != ?",
+        (table.owner, table.chat_id, table.table_id),
     ).fetchone()
     if row is not None:
         raise OpenTableExists(f"chat {table.chat_id!r} already has open table {row[0]!r}")

@@ -77,6 +77,11 @@ class BasraBot(discord.Client):
         self.add_dynamic_items(ActionButton)
         self.store = SqliteStore(self.options.database, exclusive=True)
         await self.store.open()
+        # The tables this bot opens are its own: a bot with another token leaves them alone.
+        me = self.application_id if self.application_id is not None else getattr(self.user, "id", None)
+        if me is None:
+            raise RuntimeError("the bot started without knowing its application id")
+        self.platform.owner = f"{self.platform.name}:{me}"
         self._service = TableService(
             self.store, [self.platform], clock=self.clock, config=self.options.config
         )

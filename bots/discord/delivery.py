@@ -102,6 +102,8 @@ class DiscordPlatform:
     def __init__(
         self, client: discord.Client, hands: OpenHands, *, now: Callable[[], float], dispatcher: Dispatcher
     ) -> None:
+        #: ``"dc:<application id>"`` once the bot has logged in (``BasraBot.setup_hook``).
+        self.owner = self.name
         self.client = client
         self.hands = hands
         self.dispatcher = dispatcher

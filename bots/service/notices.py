@@ -207,7 +207,9 @@ class Platform(Protocol):
     """What a chat adapter gives the service: somewhere to deliver notices.
 
     ``name`` is the platform prefix of its chat and player ids (``"tg"``,
-    ``"dc"``); the service hands each adapter only its own tables.
+    ``"dc"``). ``owner`` names the bot itself (``"tg:<bot id>"``, ``"dc:<application
+    id>"``; a platform with a single bot may use its ``name``): its tables are its own,
+    and the service hands each adapter only those, whoever else shares the database.
     ``deliver`` gets the notices of one action of one table, in order, after
     the action is committed, while the table's lock is held: it must only
     queue what to send (``bots.outbound``) and return, never wait for the
@@ -219,5 +221,6 @@ class Platform(Protocol):
     """
 
     name: str
+    owner: str
 
     async def deliver(self, notices: Sequence[Notice]) -> None: ...

@@ -24,6 +24,7 @@ from core import events as ev
 from core.ai import LEVELS, player
 from storage import (
     ChatSettings,
+    DamagedTable,
     MatchResult,
     PlayerProfile,
     StorageError,
@@ -98,7 +99,10 @@ class Runner:
         self._clock: Clock = clock if clock is not None else SystemClock()
         self._config = config if config is not None else ServiceConfig()
         self._rng = rng if rng is not None else random.SystemRandom()
-        self._name = "+".join(sorted(self._platforms))
+        self._owners = {name: platform.owner for name, platform in self._platforms.items()}
+        if any(owner.partition(":")[0] != name for name, owner in self._owners.items()):
+            raise ValueError(f"each platform's owner must start with its name: {self._owners}")
+        self._name = "+".join(sorted(self._owners.values()))
         self._tables: dict[str, LiveTable] = {}
         self._by_chat: dict[str, str] = {}
         self._chat_settings: dict[str, ChatSettings | None] = {}
@@ -107,6 +111,10 @@ class Runner:
         self._busy = 0
 
     # -- registry --------------------------------------------------------------
+
+    def _owns(self, record: TableRecord | DamagedTable) -> bool:
+        """Whether the table is one of this service's bots' own."""
+        return self._owners.get(record.platform) == record.owner
 
     def _register(self, live: LiveTable) -> None:
         self._tables[live.table_id] = live
@@ -121,7 +129,7 @@ class Runner:
     async def _closed_table(self, table_id: str) -> tuple[TableRecord, Match | None]:
         """A table no longer open (or never ours), read from the store."""
         record = await self._store.get_table(table_id)
-        if record is None or record.platform not in self._platforms:
+        if record is None or not self._owns(record):
             raise NoSuchTable(f"no table {table_id!r}")
         if record.version == 0:
             return record, None

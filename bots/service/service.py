@@ -116,11 +116,11 @@ class TableService(Runner):
         now = self._clock.now()
         # The time the service was down does not count against anyone: every deadline moves
         # on by it, once (a start-up that fails after this does not count it again).
-        await self._store.resume(self._name, now, self._counted_until(now), sorted(self._platforms))
+        await self._store.resume(self._name, now, self._counted_until(now), sorted(self._owners.values()))
         restored: list[LiveTable] = []
         damaged: list[tuple[str, str, str]] = []
         for record in await self._store.open_rows():
-            if record.platform not in self._platforms or record.table_id in self._tables:
+            if not self._owns(record) or record.table_id in self._tables:
                 continue
             if isinstance(record, DamagedTable):
                 damaged.append((record.table_id, record.chat_id, record.reason))
@@ -293,6 +293,7 @@ class TableService(Runner):
             table_id=new_table_id(),
             chat_id=chat_id,
             platform=platform_of(chat_id),
+            owner=self._owners[platform_of(chat_id)],
             mode=mode,
             created_by=creator.player_id,
             rules=settings.rules if settings is not None else {},
@@ -848,7 +849,7 @@ class TableService(Runner):
             return
         for attempt in range(REMEMBER_RETRIES):
             record = await self._store.get_table(table_id)
-            if record is None or record.platform not in self._platforms:
+            if record is None or not self._owns(record):
                 raise NoSuchTable(f"no table {table_id!r}")
             try:
                 await self._store.update_table(kept(record))

@@ -126,6 +126,8 @@ class BasraTelegram:
         """Open the database, start the service (it redraws every open table), register commands."""
         self.store = SqliteStore(self.database, exclusive=True)
         await self.store.open()
+        # The tables this bot opens are its own: a bot with another token leaves them alone.
+        self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
         self._service = TableService(
             self.store, [self.delivery], clock=self.clock, config=self.config, rng=self.rng
         )

@@ -61,6 +61,8 @@ class Delivery(HandMessages):
     name = "tg"
 
     def __init__(self, outbox: Outbox, dispatcher: Dispatcher) -> None:
+        #: ``"tg:<bot id>"`` once the bot knows who it is (``BasraTelegram.start``).
+        self.owner = self.name
         self.outbox = outbox
         self.dispatcher = dispatcher
         self._service: TableService | None = None

@@ -43,6 +43,7 @@ class TerminalPlatform:
     """Prints the notices of the terminal's table; remembers the latest hand."""
 
     name = "term"
+    owner = "term"
 
     def __init__(self, out: TextIO, player_id: str) -> None:
         self.out = out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
 import pytest
@@ -93,3 +94,32 @@ async def test_a_lobby_opened_before_a_restart_still_takes_players(
     assert "The match has started." in text_of(lobby)
     hand = await open_hand(world, world.bob)
     assert len([a for a in actions(hand) if a.verb == "card"]) == 4
+
+
+async def test_a_match_of_another_bot_on_the_same_database_is_left_alone(
+    world: World, make_bot: BotFactory
+) -> None:
+    bot = world.bot
+    assert bot.platform.owner == f"dc:{bot.application_id}"
+    lobby = await open_lobby(world, world.alice, "1v1")
+    await press(world.bob, lobby, "join")
+    await press(world.alice, lobby, "start")
+    table = await current_table(world)
+    assert bot.store is not None
+    record = await bot.store.get_table(table.table_id)
+    assert record is not None and record.owner == bot.platform.owner
+    await bot.close()
+    # The same file, as if another application (another token) had opened this match.
+    with sqlite3.connect(make_bot().options.database) as conn:
+        conn.execute("UPDATE tables SET owner = 'dc:1' WHERE table_id = ?", (table.table_id,))
+    board = text_of(table_message(world))
+    await world.env.advance_time(6.0 / SPEEDUP)
+    await world.env.restart_bot(make_bot())
+
+    assert await world.bot.service.open_table(f"dc:{world.channel.id}") is None
+    assert text_of(table_message(world)) == board  # not redrawn, not closed
+    answer = await world.bob.click(table_message(world), custom_id=custom_id(table_message(world), "hand"))
+    assert answer.acknowledged and answer.response is not None and answer.response.ephemeral
+    assert text_of(answer.response) == "This game no longer exists."  # no hand of that match
+    lobby = await open_lobby(world, world.alice, "1v1")  # this bot's own game, same channel
+    assert "join" in [a.verb for a in actions(lobby)]

@@ -18,6 +18,7 @@ CHAT = "tg:-1"
 
 class Quiet:
     name = "tg"
+    owner = "tg"
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         return None

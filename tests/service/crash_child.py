@@ -29,6 +29,7 @@ from storage import SqliteStore
 
 class Quiet:
     name = "tg"
+    owner = "tg"
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         return None

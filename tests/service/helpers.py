@@ -27,9 +27,11 @@ class FakePlatform:
     """Keeps every notice delivered, in order, the way a chat adapter would receive them."""
 
     name = "tg"
+    owner = "tg"
 
-    def __init__(self, name: str = "tg") -> None:
+    def __init__(self, name: str = "tg", owner: str | None = None) -> None:
         self.name = name
+        self.owner = owner if owner is not None else name
         self.batches: list[list[Notice]] = []
 
     async def deliver(self, notices: Sequence[Notice]) -> None:

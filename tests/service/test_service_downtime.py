@@ -20,6 +20,7 @@ HEARTBEAT = 1.0
 
 class Quiet:
     name = "tg"
+    owner = "tg"
 
     async def deliver(self, notices: object) -> None:
         return None

@@ -213,3 +213,28 @@ async def test_a_damaged_table_is_set_aside_and_its_group_told(server: FakeTeleg
         await second.send(alice, group, "/newgame")  # the group plays again at once
         assert second.buttons(server.last_message(group), "join")
 
+
+
+async def test_a_bot_with_another_token_never_acts_on_the_first_bots_matches(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr, group = players(server)
+    async with World(server, database) as first:
+        await start_match(first, group, alice, badr)
+        match = await first.table(group)
+        assert match is not None and match.running
+    seen = len(server.api_calls)
+    # Another bot on the same database; its group and its people have the same ids.
+    other = FakeTelegram("987654321:ANOTHER-fake-token", bot_username="other_bot", speedup=SPEEDUP)
+    alice2, _, group2 = players(other)
+    assert (alice2.id, group2.id) == (alice.id, group.id)
+    async with World(other, database) as second:
+        # Nothing of the first bot's match was redrawn, announced or timed out.
+        assert {c.method for c in other.api_calls} <= {"getMe", "setMyCommands"}
+        assert await second.table(group2) is None
+        await second.send(alice2, group2, "/newgame")  # its own lobby, in the same chat
+        assert second.buttons(other.last_message(group2), "join")
+    assert len(server.api_calls) == seen  # the first bot's chats heard nothing
+    async with World(server, database) as again:
+        back = await again.table(group)
+        assert back is not None and back.running and back.table_id == match.table_id
