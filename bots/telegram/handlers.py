@@ -17,7 +17,7 @@ from telegram.constants import ChatType
 from core import BasraError
 from storage import StorageError
 
-from ..i18n import Translator, user_text
+from ..i18n import Translator, translator, user_text
 from ..render import (
     Rendered,
     render_error,
@@ -54,10 +54,15 @@ class Handlers(Presses):
 
         async def handler(update: Update, context: Context) -> None:
             message, user = update.effective_message, update.effective_user
-            if message is None or user is None or user.is_bot:
+            if message is None:
+                return
+            chat = self.delivery.moves.service_id(message.chat_id)
+            if message.sender_chat is not None:  # an anonymous admin, or a channel's post
+                await self.unknown_sender(message, chat)
+                return
+            if user is None or user.is_bot:
                 return
             person = person_of(user)
-            chat = self.delivery.moves.service_id(message.chat_id)
             try:
                 await work(message, person, chat, list(context.args or []))
             except ServiceError as error:
@@ -72,6 +77,15 @@ class Handlers(Presses):
                 await self.reply(message, render_error(NotSaved(), t))
 
         return handler
+
+    async def unknown_sender(self, message: Message, chat: str) -> None:
+        """A command sent as the group itself (an anonymous admin) or as a channel names
+        nobody who could sit at a table: say how to send it as oneself."""
+        t = translator(await self.service.language(chat))
+        await self.reply_text(message, t.gettext(
+            "Telegram shows this command as sent by a group or a channel, so I cannot tell who"
+            " you are. Turn off “Remain anonymous” in your admin rights, or send it as"
+            " yourself, and try again."))
 
     async def migrated(self, update: Update, context: Context) -> None:
         """A group became a supergroup with a new id: its table, settings and

@@ -54,6 +54,9 @@ if TYPE_CHECKING:
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
+#: Telegram's author of an anonymous admin's messages (the same account in every group).
+ANONYMOUS_ADMIN = FakeUser(1087968824, "Group", "GroupAnonymousBot", is_bot=True)
+
 _handling_update: ContextVar[int | None] = ContextVar("fake_telegram_update", default=None)
 
 TELEGRAM_FLOOD_LIMITS = (
@@ -299,6 +302,19 @@ class FakeTelegram(TelegramRecords):
         now = time.perf_counter()
         version = MessageVersion(text, incoming_entities(text), None, text, None, now, int(time.time()))
         message = self.post(chat, user, version, reply_to)
+        return self._produce({"message": message.to_api()})
+
+    def admin_sends_anonymously(self, admin: FakeUser, group: FakeChat, text: str) -> Update:
+        """An admin with "Remain anonymous" writes in ``group``: Telegram names the group as
+        the sender (``sender_chat``) and its GroupAnonymousBot as ``from``, never the admin."""
+        if group.is_private or group.members.get(admin.id) not in ("creator", "administrator"):
+            raise FakeUsageError(f"{admin} is not an admin of {group}")
+        if not self._bot_receives(group, text, None):
+            raise FakeUsageError(f"Telegram would not deliver {text!r} in {group} to the bot")
+        now = time.perf_counter()
+        version = MessageVersion(text, incoming_entities(text), None, text, None, now, int(time.time()))
+        message = self.post(group, ANONYMOUS_ADMIN, version)
+        message.sender_chat = group
         return self._produce({"message": message.to_api()})
 
     def _bot_receives(self, group: FakeChat, text: str, reply_to: FakeMessage | None) -> bool:

@@ -144,6 +144,9 @@ class FakeMessage:
     seq: int
     reply_to: FakeMessage | None = None
     deleted: bool = False
+    #: Who Telegram shows as the author when it is a chat: the group itself for an
+    #: anonymous admin, a channel for its posts in a linked discussion group.
+    sender_chat: FakeChat | None = None
 
     @property
     def current(self) -> MessageVersion:
@@ -208,6 +211,8 @@ class FakeMessage:
             "from": self.sender.to_api(),
             "text": version.text,
         }
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_api()
         if version.entities:
             data["entities"] = version.entities
         if version.reply_markup and "inline_keyboard" in version.reply_markup:

@@ -114,3 +114,26 @@ async def test_a_hand_link_for_someone_not_seated_gets_an_answer(
         await world.send(alice, None, f"/start h{table.table_id}")
         await world.basra.dispatcher.idle()
         assert "no game running" not in server.last_message(server.private_chat(alice)).text
+
+
+async def test_a_command_from_an_anonymous_admin_says_how_to_play(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice = server.add_user("Alice")
+    group = server.add_group("Cafe", [alice])
+    arabic_group = server.add_group("قهوة", [alice])
+    async with World(server, database) as world:
+        await world.basra.service.set_chat_language(f"tg:{arabic_group.id}", "ar")
+        for chat in (group, arabic_group):
+            for command in ("/newgame", "/practice", "/hand"):
+                sent = len(server.messages(chat))
+                await world.deliver(server.admin_sends_anonymously(alice, chat, command))
+                await world.basra.dispatcher.idle()
+                replies = [m for m in server.messages(chat)[sent:] if m.sender is server.bot_user]
+                assert len(replies) == 1, (command, [r.text for r in replies])
+                if chat is group:
+                    assert "Remain anonymous" in replies[0].text
+                else:
+                    assert arabic(replies[0].text) and "Remain anonymous" not in replies[0].text
+        # Nothing was opened with the group (or its anonymous account) as a player.
+        assert await world.table(group) is None and await world.table(arabic_group) is None
