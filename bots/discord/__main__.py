@@ -1,15 +1,21 @@
 """``python -m bots.discord`` / ``basra-discord``: run the Discord bot.
 
 Settings come from the environment or a ``.env`` file (see
-``settings.DiscordSettings``). A missing or malformed token, or one Discord
-refuses, is reported in one line with exit status 2, without a traceback.
+``settings.DiscordSettings``). A missing or malformed setting, a database that
+cannot be used, a token Discord refuses: one line on stderr and exit status 2,
+without a traceback. Discord unreachable at start-up (or answering 5xx, or not
+as Discord) is one line per attempt, tried again after 1, 2, 4, 8 … seconds;
+after ``REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager
+starts it again). The token is never printed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -20,12 +26,67 @@ from .bot import BasraBot, BotOptions
 from .settings import DiscordSettings, settings_problem
 
 
+class ReconnectLines(logging.Filter):
+    """discord.py logs every failed connection to the gateway with its traceback; it is a
+    network fault it will retry, so it is said in one line with its cause."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and str(record.msg).startswith("Attempting a reconnect"):
+            cause = (str(error).splitlines() or [""])[0][:160]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}{': ' + cause if cause else ''})"
+            record.args, record.exc_info, record.exc_text = None, None, None
+        return True
+
+
 def configure_logging() -> None:
     """INFO to stderr. discord.py's DEBUG lines would carry message payloads
     (hands included), so its loggers never go below INFO."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for name in ("discord", "discord.http", "discord.gateway", "discord.webhook"):
         logging.getLogger(name).setLevel(logging.INFO)
+    logging.getLogger("discord.client").addFilter(ReconnectLines())
+
+
+#: Start-up attempts to reach Discord before giving up (the pauses double from 1 s).
+REACH_ATTEMPTS = 6
+REFUSED = "basra-discord: Discord refused DISCORD_BOT_TOKEN (reset it in the Developer Portal)"
+#: What a Discord that cannot be reached raises; and one that answers as no Discord would.
+NETWORK = (OSError, asyncio.TimeoutError, aiohttp.ClientError, discord.HTTPException)
+UNREACHABLE = (*NETWORK, TypeError, KeyError, ValueError)
+
+
+def _cause(error: BaseException, token: str) -> str:
+    if not isinstance(error, NETWORK):  # it answered, but not as Discord's API does
+        return "its answer is not Discord's"
+    text = f"{type(error).__name__}: {error}".replace(token, "<token>").splitlines()
+    return (text[0] if text else type(error).__name__)[:160]
+
+
+async def reach(token: str) -> int | None:
+    """Log in to Discord's HTTP API until it answers; an exit status if it never does."""
+    pause = 1.0
+    for attempt in range(1, REACH_ATTEMPTS + 1):
+        client = discord.Client(intents=discord.Intents.default())
+        try:
+            await client.login(token)
+            return None
+        except discord.LoginFailure:
+            print(REFUSED, file=sys.stderr)
+            return 2
+        except UNREACHABLE as error:
+            where = discord.http.Route.BASE.split("/api")[0]
+            if attempt == REACH_ATTEMPTS:
+                print(f"basra-discord: cannot reach Discord at {where} ({_cause(error, token)}); giving up "
+                      f"after {attempt} attempts", file=sys.stderr)
+                return 2
+            print(f"basra-discord: cannot reach Discord at {where} ({_cause(error, token)}); trying again "
+                  f"in {pause:.0f} s", file=sys.stderr)
+        finally:
+            await client.close()
+        await asyncio.sleep(pause)
+        pause *= 2
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,20 +104,26 @@ def main(argv: list[str] | None = None) -> int:
         config=settings.service_config(),
         guild_id=settings.discord_guild_id,
     )
+    token = settings.discord_bot_token.get_secret_value()
+    try:
+        if (status := asyncio.run(reach(token))) is not None:
+            return status
+    except KeyboardInterrupt:  # stopped while still trying to reach Discord
+        return 130
     bot = BasraBot(options)
     try:
-        bot.run(settings.discord_bot_token.get_secret_value(), log_handler=None)
+        bot.run(token, log_handler=None)
     except discord.LoginFailure:
-        print(
-            "basra-discord: Discord refused DISCORD_BOT_TOKEN (reset it in the Developer Portal)",
-            file=sys.stderr,
-        )
+        print(REFUSED, file=sys.stderr)
         return 2
     except discord.PrivilegedIntentsRequired:
         print("basra-discord: Discord refused the requested intents", file=sys.stderr)
         return 2
     except StorageError as error:  # the database cannot be used (or another bot holds it)
         print(f"basra-discord: {error}", file=sys.stderr)
+        return 2
+    except NETWORK as error:  # Discord was lost between the first answer and the start
+        print(f"basra-discord: lost Discord while starting ({_cause(error, token)})", file=sys.stderr)
         return 2
     return 0
 
