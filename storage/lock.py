@@ -28,7 +28,10 @@ class ProcessLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            raise StorageError(f"cannot open {str(self.path)!r}: {error.strerror}") from None
+            database = str(self.path)[: -len(".lock")]
+            raise StorageError(
+                f"cannot use {database!r}: cannot write its lock file beside it ({error.strerror})"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

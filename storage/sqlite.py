@@ -12,6 +12,7 @@ back whole, whatever happens to its caller.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -105,6 +106,12 @@ class SqliteStore:
             raise StorageError(f"{str(self.path)!r} is a directory, not a database file")
         if not self.path.parent.is_dir():
             raise StorageError(f"cannot open {str(self.path)!r}: its folder does not exist")
+        # SQLite would open a read-only file for reading only, and fail at the first write.
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise StorageError(f"cannot use {str(self.path)!r}: the file is read-only")
+        # Its write-ahead log and lock live beside it.
+        if not os.access(self.path.parent, os.W_OK | os.X_OK):
+            raise StorageError(f"cannot use {str(self.path)!r}: its folder is read-only")
         if self._process_lock is not None:
             self._process_lock.acquire()
         try:

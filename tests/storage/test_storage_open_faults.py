@@ -3,6 +3,8 @@ point says it in one line with exit status 2 (``basra play`` here; the bots shar
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -98,3 +100,71 @@ def test_basra_play_says_it_in_one_line(fault: str, tmp_path: Path) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("basra: ") and str(path) in lines[0], done.stderr
+
+
+# -- read-only files, folders and filesystems ------------------------------------------
+
+#: Root writes through file modes; without these capabilities it meets them as anyone does.
+AS_ANYONE = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] if os.geteuid() == 0 else []
+
+
+async def a_database(folder: Path) -> Path:
+    folder.mkdir(exist_ok=True)
+    path = folder / "basra.sqlite3"
+    async with SqliteStore(path):
+        pass
+    return path
+
+
+def basra_play(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*AS_ANYONE, sys.executable, "-m", "bots.terminal", "play", "--database", str(path)],
+        input="q\n", capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str], path: Path, cause: str) -> None:
+    assert done.returncode == 2, done.stderr
+    # (an engine run from changed sources warns first)
+    lines = [line for line in done.stderr.splitlines() if line.startswith("basra")]
+    assert lines == [f"basra: cannot use {str(path)!r}: {cause}"], done.stderr
+
+
+async def test_a_read_only_file_or_folder_is_one_line(tmp_path: Path) -> None:
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: file modes do not stop root")
+    file = await a_database(tmp_path / "file")
+    file.chmod(0o444)
+    inside = await a_database(tmp_path / "folder")
+    inside.parent.chmod(0o555)
+    try:
+        one_line(basra_play(file), file, "the file is read-only")
+        one_line(basra_play(inside), inside, "its folder is read-only")
+        new = inside.with_name("new.sqlite3")
+        one_line(basra_play(new), new, "its folder is read-only")
+    finally:
+        inside.parent.chmod(0o755)
+    assert file.read_bytes()[:16] == b"SQLite format 3\x00"  # and nothing was changed
+
+
+async def test_a_read_only_filesystem_is_one_line(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small filesystem needs root")
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)], check=False).returncode:
+        pytest.skip("this machine does not allow mounting a tmpfs")
+    try:
+        path = await a_database(mount)
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        for database in (path, mount / "new.sqlite3"):
+            done = subprocess.run(
+                [sys.executable, "-m", "bots.terminal", "play", "--database", str(database)],
+                input="q\n", capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+            )
+            cause = "the file is read-only" if database == path else "its folder is read-only"
+            one_line(done, database, cause)
+            with pytest.raises(StorageError, match=cause):
+                await SqliteStore(database, exclusive=True).open()
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
