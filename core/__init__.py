@@ -11,7 +11,7 @@ from .compiled import run_from_sources_if_needed
 run_from_sources_if_needed()  # before any compiled module is imported
 
 from .cards import Card
-from .errors import BasraError, IllegalPlay, RecordError
+from .errors import BadArgument, BasraError, IllegalPlay, RecordError
 from .events import Event, event_from_dict, to_dict
 from .match import Match
 from .plans import Plan, capture_plans
@@ -21,6 +21,7 @@ from .view import PublicPlay, SeatView
 
 __all__ = [
     "PRESETS",
+    "BadArgument",
     "BasraError",
     "Card",
     "Event",
