@@ -11,9 +11,9 @@ Variant logic reads these fields; nothing elsewhere asks "which variant is this"
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
-from .errors import BasraError
+from .errors import BadArgument, shown
 
 MajorityTie = Literal["carry", "split"]
 SevenDiamondsBasra = Literal["sum", "count"]
@@ -40,23 +40,27 @@ class Rules:
     seven_diamonds_basra: SevenDiamondsBasra = "sum"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise BasraError(f"bad rules: target must be a positive whole number, not {self.target!r}")
-        if (
-            not isinstance(self.majority_points, int)
-            or isinstance(self.majority_points, bool)
-            or self.majority_points < 0
-        ):
-            raise BasraError(f"bad rules: majority_points must be 0 or more, not {self.majority_points!r}")
-        if self.majority_tie not in ("carry", "split"):
-            raise BasraError(f"bad rules: majority_tie must be 'carry' or 'split', not {self.majority_tie!r}")
-        if not isinstance(self.optional_capture, bool):
-            raise BasraError(
-                f"bad rules: optional_capture must be true or false, not {self.optional_capture!r}"
+        if not _whole(self.target, 1):
+            raise BadArgument(
+                f"bad rules: target must be a whole number from 1 to {LIMIT:,}, not {shown(self.target)}"
             )
-        if self.seven_diamonds_basra not in ("sum", "count"):
-            raise BasraError(
-                f"bad rules: seven_diamonds_basra must be 'sum' or 'count', not {self.seven_diamonds_basra!r}"
+        if not _whole(self.majority_points, 0):
+            raise BadArgument(
+                f"bad rules: majority_points must be a whole number from 0 to {LIMIT:,}, "
+                f"not {shown(self.majority_points)}"
+            )
+        if not _one_of(self.majority_tie, ("carry", "split")):
+            raise BadArgument(
+                f"bad rules: majority_tie must be 'carry' or 'split', not {shown(self.majority_tie)}"
+            )
+        if not isinstance(self.optional_capture, bool):
+            raise BadArgument(
+                f"bad rules: optional_capture must be true or false, not {shown(self.optional_capture)}"
+            )
+        if not _one_of(self.seven_diamonds_basra, ("sum", "count")):
+            raise BadArgument(
+                "bad rules: seven_diamonds_basra must be 'sum' or 'count', "
+                f"not {shown(self.seven_diamonds_basra)}"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,23 +78,41 @@ class Rules:
         if data is None:
             return _DEFAULT
         if not isinstance(data, dict):
-            raise BasraError(f"bad rules: expected an object, got {data!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise BasraError(f"bad rules: unknown field {unknown[0]!r}")
+            raise BadArgument(f"bad rules: expected an object, got {shown(data)}")
+        _check_names(data)
         return cls(**data)
 
     def with_changes(self, **changes: Any) -> Rules:
+        _check_names(changes)
         return replace(self, **changes)
 
     @classmethod
-    def preset(cls, name: str) -> Rules:
+    def preset(cls, name: object) -> Rules:
         """A named variant of RULES.md section 8, or "default"."""
-        try:
-            return PRESETS[name]
-        except KeyError:
-            raise BasraError(f"unknown rules preset {name!r}") from None
+        found = PRESETS.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise BadArgument(f"unknown rules preset {shown(name)}")
+        return found
+
+
+# The most a target or the majority may be worth: far beyond any match, and
+# scores stay numbers any JSON reader takes.
+LIMIT: Final = 1_000_000
+
+
+def _whole(value: object, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value <= LIMIT
+
+
+def _one_of(value: object, choices: tuple[str, ...]) -> bool:
+    return isinstance(value, str) and value in choices
+
+
+def _check_names(data: dict[Any, Any]) -> None:
+    """Refuse a field name Rules does not have (any key that is not one)."""
+    for name in data:
+        if not isinstance(name, str) or name not in _FIELD_NAMES:
+            raise BadArgument(f"bad rules: unknown field {shown(name)}")
 
 
 _DEFAULT = Rules()
