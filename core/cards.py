@@ -17,6 +17,8 @@ from itertools import product
 from types import MemberDescriptorType
 from typing import Final, final
 
+from .errors import BadArgument, shown
+
 RANKS: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: Final = ("C", "D", "H", "S")
 SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -32,6 +34,8 @@ class Card:
     them by ``index``): any comparison method written in Python would send
     every ``==``, ``in`` and ``list.remove`` on cards through Python code.
     Cards come from ``parse`` and ``deck``; their fields cannot be changed.
+    Anything ``parse`` cannot read is a BadArgument (a BasraError, and so a
+    ValueError).
     """
 
     __slots__ = (
@@ -101,13 +105,13 @@ class Card:
     def parse(cls, text: object) -> Card:
         """Read a card: rank then suit, suit as letter or symbol, any case."""
         if not isinstance(text, str):
-            raise ValueError(f"not a card: {text!r}")
+            raise BadArgument(f"not a card: {shown(text)}")
         key = text.strip().upper()
         if key and key[-1] in _SYMBOL_TO_SUIT:
             key = key[:-1] + _SYMBOL_TO_SUIT[key[-1]]
         card = _BY_TEXT.get(key)
         if card is None or not text.strip():
-            raise ValueError(f"not a card: {text!r}")
+            raise BadArgument(f"not a card: {shown(text)}")
         return card
 
     @classmethod
@@ -151,12 +155,15 @@ if isinstance(vars(Card)["code"], MemberDescriptorType):
 
 
 def parse_cards(items: object) -> list[Card]:
-    """A list of cards from Cards or card texts; ValueError names the first bad one."""
-    if isinstance(items, str) or not isinstance(items, (list, tuple)):
-        raise ValueError(f"expected a list of cards, got {items!r}")
+    """A list of cards from Cards or card texts; BadArgument names the first bad one."""
+    if not isinstance(items, (list, tuple)):
+        raise BadArgument(f"expected a list of cards, got {shown(items)}")
     return [Card.of(item) for item in items]
 
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as space-separated text: ``4S 6H 10C``."""
-    return " ".join(card.code for card in cards)
+    try:
+        return " ".join([card.code for card in cards])
+    except (TypeError, AttributeError):
+        raise BadArgument(f"expected cards, got {shown(cards)}") from None

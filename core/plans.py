@@ -39,6 +39,7 @@ from itertools import islice
 from typing import Final
 
 from .cards import Card
+from .errors import BadArgument, shown
 from .rules import Rules
 
 _DEFAULT_RULES = Rules.preset("default")
@@ -140,15 +141,35 @@ CARD_LOOKUPS: Final = tuple(
 )
 
 
-def capture_plans(card: Card, floor: Sequence[Card], rules: Rules | None = None) -> tuple[Plan, ...]:
+def capture_plans(card: object, floor: object, rules: object = None) -> tuple[Plan, ...]:
     """Every maximal plan for ``card`` on ``floor``, numbered by position in the tuple.
 
     Pure: the same card, floor and rules always give the same plans, in the
     order of RULES.md (more cards first, then earlier floor positions).
-    An empty tuple means the card takes nothing.
+    An empty tuple means the card takes nothing. ``card`` is a Card, ``floor``
+    a list of different Cards and ``rules`` a Rules (the defaults when None);
+    anything else is a BadArgument.
     """
+    if not isinstance(card, Card):
+        raise BadArgument(f"not a card: {shown(card)}")
+    if isinstance(floor, (str, bytes)) or not isinstance(floor, Sequence):
+        raise BadArgument(f"a floor is a list of cards, not {shown(floor)}")
+    cards: list[Card] = []
+    for item in floor:
+        if not isinstance(item, Card):
+            raise BadArgument(f"floor: not a card: {shown(item)}")
+        cards.append(item)
+    if len(set(cards)) != len(cards):
+        raise BadArgument("floor: the same card twice")
     if rules is None:
         rules = _DEFAULT_RULES
+    elif not isinstance(rules, Rules):
+        raise BadArgument(f"rules must be a Rules, not {shown(rules)}")
+    return plans_on(card, cards, rules)
+
+
+def plans_on(card: Card, floor: Sequence[Card], rules: Rules) -> tuple[Plan, ...]:
+    """``capture_plans`` for a floor the engine keeps itself, which needs no checks."""
     everything = len(floor)
     return tuple(
         Plan(

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from ..errors import BasraError
+from ..errors import BadArgument, shown
 from .base import Player, Suggestion
 from .beginner import Beginner
 from .expert import Expert
@@ -25,15 +25,14 @@ LEVELS: dict[str, type[Player]] = {
 }
 
 
-def player(level: str, seed: object = None) -> Player:
+def player(level: object, seed: object = None) -> Player:
     """A computer player of ``level`` ("beginner", "strong" or "expert").
 
     The same seed gives the same choices for the same views.
     """
-    try:
-        kind = LEVELS[level]
-    except KeyError:
-        raise BasraError(f"unknown computer level {level!r} (one of {', '.join(LEVELS)})") from None
+    kind = LEVELS.get(level) if isinstance(level, str) else None
+    if kind is None:
+        raise BadArgument(f"unknown computer level {shown(level)} (one of {', '.join(LEVELS)})")
     return kind(seed=seed)
 
 
