@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Final
 
+from .errors import BadArgument, RecordError, shown
+
 
 class EventBase:
     """What every event has: its kind, its fields in order, and value semantics."""
@@ -236,8 +238,10 @@ def is_public(event: Event) -> bool:
     return event.kind not in SECRET_KINDS
 
 
-def to_dict(event: Event) -> dict[str, Any]:
+def to_dict(event: object) -> dict[str, Any]:
     """The JSON-ready form: ``{"kind": ..., field: value, ...}`` with lists for tuples."""
+    if not isinstance(event, EventBase):
+        raise BadArgument(f"not an event: {shown(event)}")
     data: dict[str, Any] = _plain(event._asdict())
     return data
 
@@ -250,19 +254,93 @@ def _plain(value: Any) -> Any:
     return value
 
 
+# What each field of each kind of event holds, as ``to_dict`` writes it, in
+# the order of its fields: a whole number, a flag, a card's text, a list of
+# card texts, the hands (each a list of card texts), a pair of whole numbers,
+# the two sides' points by item, or a match's rules (names to plain values).
+SHAPES: Final[dict[str, tuple[str, ...]]] = {
+    "match_started": ("int", "int", "rules"),
+    "round_started": ("int", "int", "cards"),
+    "dealt": ("int", "int", "hands", "cards", "cards"),
+    "card_played": ("int", "int", "str", "int"),
+    "cards_taken": ("int", "int", "int", "cards", "bool"),
+    "basra": ("int", "int", "int", "str"),
+    "round_scored": ("int", "pair", "pair", "pair", "breakdown", "int", "int", "pair"),
+    "match_won": ("int", "pair"),
+}
+
+
 def event_from_dict(data: object) -> Event:
-    """Read back what ``to_dict`` wrote; ValueError for anything else."""
-    if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
-        raise ValueError(f"not an event: {data!r}")
-    cls = EVENT_TYPES[data["kind"]]
-    try:
-        event = cls(**{k: _tupled(v) for k, v in data.items() if k != "kind"})
-    except TypeError as exc:
-        raise ValueError(f"bad {data['kind']} event: {exc}") from None
-    return event  # type: ignore[no-any-return]
+    """Read back what ``to_dict`` wrote (lists or tuples); RecordError for anything
+    else: another kind, a missing or unknown field, a field of the wrong shape.
+
+    Event objects given to ``Match.from_events`` are checked the same way,
+    through their ``_asdict``.
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"not an event: {shown(data)}")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        raise RecordError(f"not an event kind: {shown(kind)}")
+    cls = EVENT_TYPES[kind]
+    names: tuple[str, ...] = cls.fields
+    for key in data:
+        if key != "kind" and key not in names:
+            raise RecordError(f"bad {kind} event: unknown field {shown(key)}")
+    values = []
+    for name, shape in zip(names, SHAPES[kind], strict=True):
+        if name not in data:
+            raise RecordError(f"bad {kind} event: no {name!r}")
+        value = _read(shape, data[name])
+        if value is _BAD:
+            raise RecordError(f"bad {kind} event: {name!r} cannot be {shown(data[name])}")
+        values.append(value)
+    event: Event = cls(*values)
+    return event
 
 
-def _tupled(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
-    return value
+_BAD: Final = object()  # what _read gives for a value of the wrong shape
+
+
+def _read(shape: str, value: object) -> object:
+    """``value`` in the shape a field holds (tuples for lists), or _BAD."""
+    if shape == "int":
+        return value if type(value) is int else _BAD
+    if shape == "bool":
+        return value if type(value) is bool else _BAD
+    if shape == "str":
+        return value if type(value) is str else _BAD
+    if shape == "rules":
+        if not isinstance(value, dict):
+            return _BAD
+        for k, v in value.items():
+            if type(k) is not str or type(v) not in (int, bool, str):
+                return _BAD
+        return dict(value)
+    if not isinstance(value, (list, tuple)):
+        return _BAD
+    if shape == "cards":
+        return _strings(value)
+    if shape == "hands":
+        hands = [_strings(hand) if isinstance(hand, (list, tuple)) else _BAD for hand in value]
+        return _BAD if any(hand is _BAD for hand in hands) else tuple(hands)
+    if len(value) != 2:
+        return _BAD
+    first, second = value
+    if shape == "pair":
+        return (first, second) if type(first) is int and type(second) is int else _BAD
+    # "breakdown": each side's points by item.
+    for side in (first, second):
+        if not isinstance(side, dict):
+            return _BAD
+        for k, v in side.items():
+            if type(k) is not str or type(v) is not int:
+                return _BAD
+    return (dict(first), dict(second))
+
+
+def _strings(items: list[Any] | tuple[Any, ...]) -> object:
+    for item in items:
+        if type(item) is not str:
+            return _BAD
+    return tuple(items)

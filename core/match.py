@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, parse_cards
-from .errors import BasraError, IllegalPlay
-from .plans import Plan, capture_plans, is_basra, plan_positions_for
+from .errors import BadArgument, BasraError, IllegalPlay, shown
+from .plans import Plan, is_basra, plan_positions_for, plans_on
 from .rules import Rules
 from .scoring import RoundSummary, score_round
 from .view import PublicPlay, SeatView
@@ -29,6 +29,7 @@ _new: Final = tuple.__new__
 _MAKE: Final = object()  # Match.new's pass to the constructor
 _DEFAULT_RULES: Final = Rules.preset("default")  # frozen: one instance serves every match
 _INDEX_BYTES: Final = tuple(bytes([i]) for i in range(52))
+_SEED_BOUND: Final = 10**100  # a seed's digits go into the shuffle as text
 
 
 def _shuffled_order(seed: object, round_no: int, size: int = 96) -> list[int]:
@@ -83,27 +84,43 @@ class Match:
     def new(
         cls,
         players: object = 2,
-        rules: Rules | None = None,
+        rules: object = None,
         *,
         seed: object = None,
-        decks: Sequence[Sequence[Card | str]] | None = None,
+        decks: object = None,
         dealer: object = 0,
     ) -> Match:
         """Start a match and deal its first round.
 
-        ``decks`` gives each round's deck, top card first; rounds beyond it are
-        shuffled from ``seed`` (a fresh random seed when None).
+        ``rules`` is a Rules (the defaults when None). ``decks`` gives each
+        round's deck, top card first, as a list of 52 Cards or card texts;
+        rounds beyond it are shuffled from ``seed``: a string, a float or a
+        whole number of up to 100 digits (a fresh random one when None).
+        Anything else is a BadArgument.
         """
         if type(players) is not int or players not in (2, 4):
-            raise BasraError(f"a match has 2 or 4 players, not {players!r}")
+            raise BadArgument(f"a match has 2 or 4 players, not {shown(players)}")
         if type(dealer) is not int or not 0 <= dealer < players:
-            raise BasraError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+            raise BadArgument(f"dealer must be a seat from 0 to {players - 1}, not {shown(dealer)}")
+        if rules is None:
+            rules = _DEFAULT_RULES
+        elif not isinstance(rules, Rules):
+            raise BadArgument(f"rules must be a Rules, not {shown(rules)}")
+        if seed is None:
+            seed = secrets.randbits(64)
+        elif not (type(seed) in (str, float) or (type(seed) is int and -_SEED_BOUND < seed < _SEED_BOUND)):
+            raise BadArgument(f"seed must be a string or a number of up to 100 digits, not {shown(seed)}")
+        if decks is None:
+            decks = ()
+        elif isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
+            raise BadArgument(f"decks must be a list of decks of 52 cards, not {shown(decks)}")
+        given = [_checked_deck(d, i) for i, d in enumerate(decks)]
         match = cls(_MAKE)
         match.players = players
-        match.rules = rules if rules is not None else _DEFAULT_RULES
+        match.rules = rules
         match.first_dealer = dealer
-        match.seed = seed if seed is not None else secrets.randbits(64)
-        match._given_decks = [_checked_deck(d, i) for i, d in enumerate(decks or ())]
+        match.seed = seed
+        match._given_decks = given
         match.decks_used = []
         match.scores = (0, 0)
         match.carry = 0
@@ -232,7 +249,7 @@ class Match:
 
     def plans(self, card: object) -> tuple[Plan, ...]:
         """The plans ``card`` has on the floor now, numbered from 1 in this order."""
-        return capture_plans(_card(card), self._floor, self.rules)
+        return plans_on(_card(card), self._floor, self.rules)
 
     @property
     def history(self) -> list[PublicPlay]:
@@ -282,7 +299,7 @@ class Match:
 
     def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise IllegalPlay(f"no seat {seat!r} in a {self.players}-player match")
+            raise IllegalPlay(f"no seat {shown(seat)} in a {self.players}-player match")
         return seat
 
     # -- playing ------------------------------------------------------------
@@ -308,7 +325,7 @@ class Match:
         if plan is None:
             number = 1 if options else 0
         elif type(plan) is not int:
-            raise IllegalPlay(f"illegal play '{played}': plan must be a number, not {plan!r}")
+            raise IllegalPlay(f"illegal play '{played}': plan must be a number, not {shown(plan)}")
         elif plan == 0:
             if options and not self.rules.optional_capture:
                 raise IllegalPlay(f"illegal play '{played}': it must take one of its {len(options)} plans")
@@ -316,7 +333,7 @@ class Match:
         elif 1 <= plan <= len(options):
             number = plan
         else:
-            raise IllegalPlay(f"illegal play '{played}/{plan}': no such plan (it has {len(options)})")
+            raise IllegalPlay(f"illegal play '{played}/{shown(plan)}': no such plan (it has {len(options)})")
 
         # Accepted: from here on nothing raises. The history is kept as plain
         # tuples, named only when it is read: this is the path every search
@@ -366,7 +383,7 @@ class Match:
         """The seat and card of a play that is not plainly its seat's turn with
         a Card, or IllegalPlay."""
         if self.to_move is None:
-            raise IllegalPlay(f"illegal play {card!s}: the match is over")
+            raise IllegalPlay(f"illegal play {_named(card)}: the match is over")
         turn = self._check_seat(seat)
         played = _card(card)
         if turn != self.to_move:
@@ -429,13 +446,15 @@ class Match:
         return record
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Match:
+    def from_record(cls, record: object) -> Match:
+        """The match a ``basra-record/1`` document describes; RecordError if none."""
         from .record import replay_record
 
         return replay_record(record)
 
     @classmethod
-    def from_events(cls, events: Iterable[ev.Event | dict[str, Any]]) -> Match:
+    def from_events(cls, events: object) -> Match:
+        """The match its events fold back into (Events or their dicts); RecordError if none."""
         from .record import fold_events
 
         return fold_events(events)
@@ -449,16 +468,23 @@ def _card(card: object) -> Card:
             return Card.parse(card)
         except ValueError:
             pass
-    raise IllegalPlay(f"illegal play {card!r}: not a card")
+    raise IllegalPlay(f"illegal play {shown(card)}: not a card")
+
+
+def _named(card: object) -> str:
+    """A card as a refusal names it: its code, or what was given instead."""
+    return card.code if isinstance(card, Card) else shown(card)
 
 
 def _checked_deck(deck: object, index: int) -> list[Card]:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
-        raise BasraError(f"deck {index + 1}: must be a list of 52 cards, not {deck!r}")
+        raise BadArgument(f"deck {index + 1}: must be a list of 52 cards, not {shown(deck)}")
+    if len(deck) != 52:
+        raise BadArgument(f"deck {index + 1}: must hold each of the 52 cards once (it holds {len(deck)})")
     try:
         cards = parse_cards(list(deck))
-    except ValueError as exc:
-        raise BasraError(f"deck {index + 1}: {exc}") from None
-    if len(cards) != 52 or len(set(cards)) != 52:
-        raise BasraError(f"deck {index + 1}: must hold each of the 52 cards once")
+    except BasraError as exc:
+        raise BadArgument(f"deck {index + 1}: {exc}") from None
+    if len(set(cards)) != 52:
+        raise BadArgument(f"deck {index + 1}: must hold each of the 52 cards once")
     return cards

@@ -8,14 +8,14 @@ number of the play it happened at.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from . import events as ev
-from .errors import BasraError, RecordError
+from .errors import BasraError, RecordError, shown
 from .match import Match
 from .rules import Rules
 
 FORMAT = "basra-record/1"
+_PLAN_DIGITS = 9  # the most a plan number in a record may have, leading zeros aside
 
 
 def replay_record(record: object) -> Match:
@@ -23,10 +23,10 @@ def replay_record(record: object) -> Match:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"unknown record format {record.get('format')!r} (expected {FORMAT!r})")
+        raise RecordError(f"unknown record format {shown(record.get('format'))} (expected {FORMAT!r})")
     players = record.get("players")
     if players.__class__ is not int or players not in (2, 4):
-        raise RecordError(f"'players' must be 2 or 4, not {players!r}")
+        raise RecordError(f"'players' must be 2 or 4, not {shown(players)}")
     dealer = record.get("dealer", 0)
     decks = record.get("decks")
     plays = record.get("plays", [])
@@ -46,30 +46,44 @@ def replay_record(record: object) -> Match:
 
 def _replay_play(match: Match, number: int, play: object, rounds: int) -> None:
     if not isinstance(play, str):
-        raise RecordError(f"play {number}: {play!r} is not a play")
+        raise RecordError(f"play {number}: {shown(play)} is not a play")
     text, slash, plan_text = play.partition("/")
     plan: int | None = None
     if slash:
         if not (plan_text.isascii() and plan_text.isdigit()):
-            raise RecordError(f"play {number} {play!r}: bad plan number {plan_text!r}")
+            raise RecordError(f"play {number} {shown(play)}: bad plan number {shown(plan_text)}")
+        # No card has a billion plans: a longer number is never read (Python
+        # refuses to read one of over 4,300 digits).
+        if len(plan_text.lstrip("0")) > _PLAN_DIGITS:
+            raise RecordError(f"play {number} {shown(play)}: no such plan ({len(plan_text):,} digits)")
         plan = int(plan_text)
     if match.to_move is None:
-        raise RecordError(f"play {number} {play!r}: the match is already over")
+        raise RecordError(f"play {number} {shown(play)}: the match is already over")
     if match.round_no > rounds:
-        raise RecordError(f"play {number} {play!r}: round {match.round_no} has no deck in the record")
+        raise RecordError(f"play {number} {shown(play)}: round {match.round_no} has no deck in the record")
     try:
         match.play(match.to_move, text, plan)
     except BasraError as exc:
-        raise RecordError(f"play {number} {play!r}: {exc}") from None
+        raise RecordError(f"play {number} {shown(play)}: {exc}") from None
 
 
-def fold_events(events: Iterable[ev.Event | dict[str, Any]]) -> Match:
+def fold_events(events: object) -> Match:
     """Rebuild a match from its events, checking that every derived event agrees.
 
-    The decisive events are MatchStarted, RoundStarted (the decks) and
-    CardPlayed; the others must come out of the rules exactly as stored.
+    ``events`` is a list of Events or of their dicts (``to_dict``), each read
+    as ``event_from_dict`` reads it. The decisive events are MatchStarted,
+    RoundStarted (the decks) and CardPlayed; the others must come out of the
+    rules exactly as stored.
     """
-    items = [e if not isinstance(e, dict) else ev.event_from_dict(e) for e in events]
+    if isinstance(events, (str, bytes, dict)) or not isinstance(events, Iterable):
+        raise RecordError(f"events must be a list of events, not {shown(events)}")
+    items: list[ev.Event] = []
+    for position, item in enumerate(events, start=1):
+        data = item._asdict() if isinstance(item, ev.EventBase) else item
+        try:
+            items.append(ev.event_from_dict(data))
+        except BasraError as exc:
+            raise RecordError(f"event {position}: {exc}") from None
     if not items or not isinstance(items[0], ev.MatchStarted):
         raise RecordError("events must begin with match_started")
     start = items[0]
