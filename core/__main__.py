@@ -1,15 +1,31 @@
-"""``python -m core replay FILE``: replay a match record and print where it stands."""
+"""``python -m core replay FILE``: replay a match record and print where it stands.
+
+A record is read whole, up to ``MAX_RECORD_BYTES`` (1 MiB: a finished match's
+record is a few kilobytes); a larger file, or standard input (``-``) that goes
+on longer, is refused without reading the rest, so ``/dev/zero`` costs no more
+memory than that. The record must be UTF-8 JSON.
+
+On success the match's state is printed as one line of JSON. Every failure
+(a file that cannot be read, too big, not UTF-8, not JSON, nested too deeply,
+a number too long to read, a record the rules refuse) is one line on standard
+error, ``error: ...`` of at most ``MAX_MESSAGE`` characters, and status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from typing import Any
+from typing import Any, BinaryIO, NoReturn
 
 from .errors import BasraError
 from .match import Match
 from .record import replay_record
+
+MAX_RECORD_BYTES = 1 << 20
+MAX_MESSAGE = 200
+FAILED = 2
 
 
 def summary(match: Match) -> dict[str, Any]:
@@ -24,31 +40,128 @@ def summary(match: Match) -> dict[str, Any]:
     }
 
 
+class Refused(Exception):
+    """A failure, already worded for the one line the command prints."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors are one line too (``--help`` still prints the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(FAILED, one_line(f"{self.prog}: error: {message}") + "\n")
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
+    """``message`` as one line of at most ``limit`` characters that standard
+    error can write as they are: line breaks and other controls become spaces,
+    what its encoding lacks is escaped, and a longer line is cut with an ellipsis."""
+    line = "".join(c if c.isprintable() else " " for c in message)
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    ellipsis = "…"
+    try:
+        ellipsis.encode(encoding)
+    except (UnicodeError, LookupError):
+        ellipsis = "..."
+    try:
+        line.encode(encoding)
+    except (UnicodeError, LookupError):
+        line = line.encode("ascii", "backslashreplace").decode("ascii")
+    if len(line) > limit:
+        line = line[: limit - len(ellipsis)] + ellipsis
+    return line
+
+
+def file_name(name: str) -> str:
+    """The file as messages name it: its end when the name is long."""
+    if name == "-":
+        return "standard input"
+    return name if len(name) <= 80 else "…" + name[-79:]
+
+
+def read_limited(source: BinaryIO, name: str) -> bytes:
+    """All of ``source``, or Refused once it goes past ``MAX_RECORD_BYTES``."""
+    data = source.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise Refused(f"{name} is over {MAX_RECORD_BYTES:,} bytes (1 MiB), too big for a record")
+    return data
+
+
+def read_record_bytes(path: str) -> bytes:
+    name = file_name(path)
+    try:
+        if path == "-":
+            return read_limited(standard_input(), name)
+        with open(path, "rb") as handle:
+            return read_limited(handle, name)
+    except OSError as exc:
+        raise Refused(f"cannot read {name}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a name holding a NUL character
+        raise Refused(f"cannot read {name}: {exc}") from None
+
+
+def standard_input() -> BinaryIO:
+    """Standard input's bytes (a text stream put in its place is read as UTF-8)."""
+    stdin: Any = sys.stdin
+    buffer: BinaryIO | None = getattr(stdin, "buffer", None)
+    if buffer is not None:
+        return buffer
+    text: str = stdin.read(MAX_RECORD_BYTES + 1)
+    return io.BytesIO(text.encode("utf-8", "surrogateescape"))
+
+
+def parse_record(data: bytes, name: str) -> object:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        raise Refused(f"{name} is not UTF-8 text ({where})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Refused(f"{name} is not JSON: {exc}") from None
+    except RecursionError:
+        raise Refused(f"{name} is JSON nested too deeply to be a record") from None
+    except ValueError as exc:
+        if "digits" in str(exc):  # Python reads whole numbers of at most 4,300 digits
+            limit = sys.get_int_max_str_digits()
+            raise Refused(f"{name} holds a number of more than {limit:,} digits") from None
+        raise Refused(f"{name} is not JSON: {exc}") from None
+
+
+def replay(path: str) -> Match:
+    name = file_name(path)
+    record = parse_record(read_record_bytes(path), name)
+    try:
+        return replay_record(record)
+    except BasraError as exc:
+        raise Refused(f"{exc}") from None
+    except RecursionError:
+        raise Refused(f"{name} is nested too deeply to be a record") from None
+
+
+def described(exc: BaseException) -> str:
+    try:
+        return f"{type(exc).__name__}: {str(exc)[: MAX_MESSAGE * 2]}"
+    except Exception:
+        return type(exc).__name__
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m core", description="Basra rules engine tools")
+    parser = _Parser(prog="python -m core", description="Basra rules engine tools")
     commands = parser.add_subparsers(dest="command", required=True)
-    replay = commands.add_parser("replay", help="replay a basra-record/1 file and print the result as JSON")
-    replay.add_argument("file", help="the record, or - for standard input")
+    replay_command = commands.add_parser(
+        "replay", help="replay a basra-record/1 file and print the result as JSON"
+    )
+    replay_command.add_argument("file", help="the record (at most 1 MiB), or - for standard input")
     args = parser.parse_args(argv)
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"error: {args.file} is not JSON: {exc}", file=sys.stderr)
-        return 2
-    try:
-        match = replay_record(record)
-    except BasraError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        match = replay(args.file)
+    except Refused as exc:
+        print(one_line(f"error: {exc}"), file=sys.stderr)
+        return FAILED
+    except Exception as exc:  # a fault of the engine itself: still one line
+        print(one_line(f"error: replaying {file_name(args.file)} failed: {described(exc)}"), file=sys.stderr)
+        return FAILED
     print(json.dumps(summary(match)))
     return 0
 
