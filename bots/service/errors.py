@@ -85,6 +85,13 @@ class LobbyFull(ServiceError):
     msgid = N_("The table is full.")
 
 
+class PracticeTable(ServiceError):
+    """A practice lobby seats its creator against computers (in 2-v-2, up to two friends
+    with them, so that a computer still plays)."""
+
+    msgid = N_("This is a practice table against the computer. Open your own with the new game command.")
+
+
 class TeamFull(ServiceError):
     msgid = N_("That team is full.")
 

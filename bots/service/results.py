@@ -24,7 +24,7 @@ from storage import (
     TableRecord,
 )
 
-from .views import EndReason, Outcome
+from .views import EndReason, Outcome, counted_seating, rated_seating
 
 PROFILE_POINTS: Final[dict[Outcome, int]] = {"win": 24, "draw": 8, "loss": 3}
 _MODEL: Final = PlackettLuce()
@@ -43,13 +43,15 @@ def display_rating(ordinal: float) -> int:
 
 
 def counts(record: TableRecord, reason: EndReason) -> bool:
-    """Whether the result reaches profiles: people only, and a real end."""
-    return reason != "expired" and all(s.player_id is not None for s in record.seats)
+    """Whether the result reaches profiles: a counted seating, and a real end."""
+    people_only = all(s.player_id is not None for s in record.seats)
+    return reason != "expired" and counted_seating(record.mode, people_only)
 
 
 def rated(record: TableRecord) -> bool:
-    """Rated: a 1-v-1 between two people."""
-    return len(record.seats) == 2 and all(s.player_id is not None for s in record.seats)
+    """Rated: the match was rated when it started (a 1-v-1 between two people)."""
+    people_only = all(s.player_id is not None for s in record.seats)
+    return record.rated and rated_seating(record.mode, people_only, len(record.seats))
 
 
 def outcome_of(team: int, winner: int | None) -> Outcome:

@@ -54,6 +54,7 @@ from .errors import (
     NotRunning,
     NotSeated,
     NotYourTurn,
+    PracticeTable,
     StaleView,
     TableExists,
     UnknownLevel,
@@ -73,6 +74,7 @@ from .views import (
     StatsView,
     TableMode,
     TableView,
+    rated_seating,
 )
 
 #: The computer levels a lobby may seat (only those ``core.ai`` provides are accepted).
@@ -365,7 +367,12 @@ class TableService(Runner):
         _check_team(team)
         self._note_person(person)
         live = await self._live(table_id)
-        if live.record.status == "lobby" and seat_of(live.record, person.player_id) is None:
+        mine = seat_of(live.record, person.player_id) is not None
+        if live.record.status == "lobby" and live.record.mode == "practice" and not mine:
+            lobby = self._lobby_view(live)
+            if not lobby.joinable and not lobby.full:
+                raise PracticeTable(fresh=lobby)
+        if live.record.status == "lobby" and not mine:
             await self._seat_person(person)
         return await self._lobby_action(
             table_id,
@@ -373,12 +380,9 @@ class TableService(Runner):
             lambda r: seats_.join(r.seats, capacity(r), person.player_id, person.name, team),
         )
 
-    async def leave(self, table_id: str, person: Person) -> LobbyView | TableView:
-        """Leave a lobby (the last person leaving cancels it); leaving a running match
-        is resigning it (returns the final table)."""
-        live = await self._live(table_id)
-        if live.record.status == "running":
-            return await self.resign(table_id, person.player_id)
+    async def leave(self, table_id: str, person: Person) -> LobbyView:
+        """Leave a lobby (the last person leaving cancels it). LobbyNotOpen once it has
+        started: a Leave press racing Start is a stale press, never a resignation."""
         return await self._lobby_action(table_id, person, lambda r: seats_.leave(r.seats, person.player_id))
 
     async def choose_team(self, table_id: str, person: Person, team: int) -> LobbyView:
@@ -428,7 +432,7 @@ class TableService(Runner):
                 raise NotCreator(fresh=self._lobby_view(live))
             fill = str(header(record, "level", "beginner")) if record.mode == "practice" else None
             seated = seats_.seating(record.seats, capacity(record), fill)
-            practice = any(s.computer is not None for s in seated)
+            practice = record.mode == "practice" or any(s.computer is not None for s in seated)
             match = self._new_match(len(seated), live.rules)
             async with live.writing:
                 starting = live.record.model_copy(
@@ -436,7 +440,7 @@ class TableService(Runner):
                         "status": "running",
                         "seats": seated,
                         "mode": "practice" if practice else record.mode,
-                        "rated": not practice and len(seated) == 2,
+                        "rated": rated_seating(record.mode, not practice, len(seated)),
                         "header": {
                             **(record.header or {}),
                             "players": len(seated),

@@ -67,7 +67,8 @@ def table_view(
 ) -> TableView:
     running = record.status == "running"
     seats = tuple(
-        SeatInfo(i, s.name, s.player_id, s.computer, i % 2, len(match.hand(i)) if running else 0)
+        # After a resignation each seat still holds what it held: shown as it was.
+        SeatInfo(i, s.name, s.player_id, s.computer, i % 2, len(match.hand(i)))
         for i, s in enumerate(record.seats)
     )
     history = match.history

@@ -44,6 +44,16 @@ class LobbySeat:
     team: int
 
 
+def counted_seating(mode: str, people_only: bool) -> bool:
+    """Whether a match seated so reaches profiles: not practice, and no computer at it."""
+    return mode != "practice" and people_only
+
+
+def rated_seating(mode: str, people_only: bool, seats: int) -> bool:
+    """Whether a match seated so moves ratings: a counted 1-v-1 (decided at its start)."""
+    return counted_seating(mode, people_only) and seats == 2
+
+
 @dataclass(frozen=True, slots=True)
 class LobbyView:
     """An open (or just closed) lobby, public.
@@ -72,6 +82,27 @@ class LobbyView:
     @property
     def has_computer(self) -> bool:
         return any(s.computer is not None for s in self.seats)
+
+    @property
+    def joinable(self) -> bool:
+        """Whether someone else may still sit down: a seat is free, and at a practice table
+        (computers against its creator) a 2-v-2 keeps at least one seat for a computer."""
+        if self.status != "lobby" or self.full:
+            return False
+        if self.mode == "practice":
+            people = sum(1 for s in self.seats if s.computer is None)
+            return self.capacity == 4 and people < self.capacity - 1
+        return True
+
+    @property
+    def counted(self) -> bool:
+        """Whether the match, started as seated now, reaches profiles."""
+        return counted_seating(self.mode, not self.has_computer)
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match, started as seated now, moves ratings."""
+        return rated_seating(self.mode, not self.has_computer, self.capacity)
 
     def team(self, team: int) -> tuple[LobbySeat, ...]:
         return tuple(s for s in self.seats if s.team == team)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bots.service import (
@@ -11,11 +13,13 @@ from bots.service import (
     ManualClock,
     NotCreator,
     NotReady,
+    PracticeTable,
     TableExists,
     TableService,
     TeamFull,
     UnknownLevel,
 )
+from storage import SqliteStore
 from tests.service.helpers import ALICE, BADR, CARLA, DINA, GROUP, FakePlatform
 
 
@@ -172,3 +176,69 @@ async def test_starting_closes_the_lobby_then_shows_table_hands_and_turn(
         table.seats[table.to_move or 0].player_id,
     ]
     assert len(platform.batches) == 1
+
+
+# -- whether a match counts, decided from who sits (issue 14) ---------------------------
+
+
+async def test_a_one_against_one_practice_table_takes_nobody_else(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE, "practice", players=2)
+    assert not lobby.joinable and not lobby.counted and not lobby.rated
+    with pytest.raises(PracticeTable):
+        await service.join(lobby.table_id, BADR)
+    table = await service.start_match(lobby.table_id, ALICE)
+    assert table.practice and not table.rated
+
+
+async def test_a_two_against_two_practice_table_keeps_a_seat_for_a_computer(
+    service: TableService, db_path: Path
+) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE, "practice", players=4)
+    assert lobby.joinable
+    await service.join(lobby.table_id, BADR, team=0)
+    view = await service.join(lobby.table_id, CARLA, team=1)
+    assert not view.joinable  # three people: the fourth seat is the computer's
+    with pytest.raises(PracticeTable):
+        await service.join(lobby.table_id, DINA)
+    table = await service.start_match(lobby.table_id, ALICE)
+    assert [s.computer is not None for s in table.seats] == [False, False, False, True]
+    assert not table.rated
+    await service.resign(table.table_id, CARLA.player_id)
+    for person in (ALICE, BADR, CARLA):  # practice reaches nobody's record
+        assert (await service.stats(person.player_id)).line is None
+    async with SqliteStore(db_path) as store:
+        record = await store.get_table(table.table_id)
+    assert record is not None and (record.mode, record.rated) == ("practice", False)
+
+
+async def test_a_computer_makes_a_lobby_practice_and_the_lobby_says_so(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    assert lobby.counted and lobby.rated
+    with_computer = await service.add_computer(lobby.table_id, ALICE, "beginner")
+    assert not with_computer.counted and not with_computer.rated
+    table = await service.start_match(lobby.table_id, ALICE)
+    assert table.practice and not table.rated
+    people = await service.new_lobby("tg:-300", BADR, "2v2")
+    assert people.counted and not people.rated  # ratings move in 1-v-1 only
+
+
+async def test_a_leave_press_once_the_match_runs_is_refused_not_a_resignation(
+    service: TableService,
+) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    await service.start_match(lobby.table_id, ALICE)
+    with pytest.raises(LobbyNotOpen) as refused:
+        await service.leave(lobby.table_id, BADR)
+    assert refused.value.fresh is not None and refused.value.fresh.status == "running"
+    assert (await service.table(lobby.table_id)).running
+
+
+async def test_after_a_resignation_the_table_shows_the_cards_as_they_were(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.join(lobby.table_id, BADR)
+    table = await service.start_match(lobby.table_id, ALICE)
+    held = [s.cards for s in table.seats]
+    assert held == [4, 4]
+    final = await service.resign(lobby.table_id, BADR.player_id)
+    assert not final.running and [s.cards for s in final.seats] == held

@@ -186,3 +186,24 @@ async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
         answer = server.callback_answer(update)
         assert answer is not None and answer.show_alert
         assert hand.text == played
+
+
+async def test_a_leave_press_racing_the_start_is_refused_never_a_resignation(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        await world.press_verb(badr, lobby, "join")
+        assert not world.buttons(lobby, "join")  # full: nobody else may sit down
+        leave = world.buttons(lobby, "leave")[0]  # as Badr's client still shows it
+        await world.press_verb(alice, lobby, "start")
+        update = await world.forge(badr, lobby, leave)
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.text == "This lobby is closed."
+        table = await world.table(group)
+        assert table is not None and table.running  # Badr did not resign
