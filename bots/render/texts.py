@@ -14,13 +14,17 @@ from ..i18n import Translator, card_label
 from ..i18n.words import cards_count, deals_left, level_name, team_name, turn_of, your_turn
 from ..service.notices import ClockWarning, YourTurn
 from ..service.service import COMPUTER_LEVELS
-from ..service.views import HandView, LobbyView, PlayDescription, TableView
+from ..service.views import HandView, LobbyView, PlayDescription, Preview, TableView
 from .actions import Action, Button
 from .common import clock_text, floor_text, listed, run_of, scores_line, seat_name, side_name, variants_line
 from .markup import Line, Span, Text
 from .rendered import Rendered
 
 CARDS_PER_ROW = 4
+#: Plan buttons: five to a row, at most four rows (with Play and Back, five rows: all
+#: Discord holds, and a keyboard that fits a phone). More plans are shown a page at a time.
+PLANS_PER_ROW = 5
+PLAN_SLOTS = 20
 
 
 def available_levels() -> list[str]:
@@ -45,7 +49,7 @@ def render_lobby(lobby: LobbyView, t: Translator) -> Rendered:
             shown = listed(t, [seat_name(t, s) for s in members]) or "—"
             lines.append(Line.of(t.gettext("{team}: {players}", team=team_name(t, team), players=shown)))
     else:
-        shown = listed(t, [seat_name(t, s) for s in lobby.seats])
+        shown = listed(t, [seat_name(t, s) for s in lobby.seats]) or "—"
         lines.append(Line.of(t.gettext("Players: {players}", players=shown)))
     lines.append(
         Line.of(t.gettext("Seats taken: {taken} of {seats}", taken=len(lobby.seats), seats=lobby.capacity))
@@ -61,34 +65,47 @@ def render_lobby(lobby: LobbyView, t: Translator) -> Rendered:
         }.get(lobby.status, t.gettext("This table is closed."))
         lines.append(Line.of(Span(closed, bold=True)))
         return Rendered(Text.of(*lines))
+    lines.append(Line.of(counting_line(t, lobby)))
     if lobby.can_start:
         lines.append(Line.of(t.gettext("Ready: the creator can start the match.")))
     else:
         lines.append(Line.of(t.gettext("Waiting for players…")))
+    return Rendered(Text.of(*lines), lobby_buttons(t, lobby))
+
+
+def counting_line(t: Translator, lobby: LobbyView) -> str:
+    """What the match will count for, as seated now (a computer makes it practice)."""
+    if lobby.rated:
+        return t.gettext("Rated: the result moves both players' ratings.")
+    if lobby.counted:
+        return t.gettext("Counts in everyone's record; ratings move in one-against-one matches only.")
+    return t.gettext("Practice: with the computer at the table, the result counts in nobody's record.")
+
+
+def lobby_buttons(t: Translator, lobby: LobbyView) -> tuple[tuple[Button, ...], ...]:
+    """Join (while someone may still sit down) and Leave; the teams; one row per computer
+    level, whose labels are long on a phone; Start and Cancel."""
     tid = lobby.table_id
-    rows: list[tuple[Button, ...]] = [
-        (
-            Button(t.gettext("Join"), Action("join", tid), "primary"),
-            Button(t.gettext("Leave"), Action("leave", tid)),
-        )
-    ]
+    rows: list[tuple[Button, ...]] = []
+    people = [Button(t.gettext("Leave"), Action("leave", tid))]
+    if lobby.joinable:
+        people.insert(0, Button(t.gettext("Join"), Action("join", tid), "primary"))
+    rows.append(tuple(people))
     if lobby.capacity == 4:
         rows.append(tuple(Button(team_name(t, team), Action("team", tid, arg=str(team))) for team in (0, 1)))
-    creator_row = [
-        Button(
-            t.gettext("Add computer ({level})", level=level_name(t, level)),
-            Action("computer", tid, arg=level),
+    if not lobby.full:
+        rows.extend(
+            (Button(t.gettext("Add computer ({level})", level=level_name(t, level)),
+                    Action("computer", tid, arg=level)),)
+            for level in available_levels()
         )
-        for level in available_levels()
-    ]
     if lobby.has_computer:
-        creator_row.append(Button(t.gettext("Remove a computer"), Action("uncomputer", tid)))
-    rows.append(tuple(creator_row))
+        rows.append((Button(t.gettext("Remove a computer"), Action("uncomputer", tid)),))
     last = [Button(t.gettext("Cancel"), Action("cancel", tid), "danger")]
     if lobby.can_start:
         last.insert(0, Button(t.gettext("Start"), Action("start", tid), "success"))
     rows.append(tuple(last))
-    return Rendered(Text.of(*lines), tuple(rows))
+    return tuple(rows)
 
 
 # -- the table -------------------------------------------------------------------
@@ -259,23 +276,7 @@ def render_hand(
     if not hand.your_turn:
         lines.append(Line.of(t.gettext("Not your turn yet: you can look, not play.")))
     if len(preview.plans) > 1 or preview.can_lay:
-        choices = [
-            Button(
-                str(p.number),
-                Action("plan", tid, version, card=preview.card, plan=p.number),
-                "primary" if p.number == preview.selected else "secondary",
-            )
-            for p in preview.plans
-        ]
-        if preview.can_lay:
-            choices.append(
-                Button(
-                    t.gettext("Lay it"),
-                    Action("plan", tid, version, card=preview.card, plan=0),
-                    "primary" if preview.selected == 0 else "secondary",
-                )
-            )
-        rows.append(tuple(choices))
+        rows.extend(_plan_rows(t, preview, tid, version))
     rows.append(
         (
             Button(
@@ -287,6 +288,33 @@ def render_hand(
         )
     )
     return Rendered(Text.of(*lines), tuple(rows))
+
+
+def _plan_rows(t: Translator, preview: Preview, tid: str, version: int) -> list[tuple[Button, ...]]:
+    """A button per plan (and "Lay it"), the chosen one highlighted. When they outnumber
+    ``PLAN_SLOTS``, the page holding the chosen plan, with buttons that choose the last plan
+    of the page before or the first of the page after: every plan stays reachable."""
+
+    def choose(number: int, label: str) -> Button:
+        action = Action("plan", tid, version, card=preview.card, plan=number)
+        return Button(label, action, "primary" if number == preview.selected else "secondary")
+
+    numbers = [p.number for p in preview.plans] + ([0] if preview.can_lay else [])
+    labels = {p.number: str(p.number) for p in preview.plans} | {0: t.gettext("Lay it")}
+    shown: list[Button] = []
+    if len(numbers) <= PLAN_SLOTS:
+        shown = [choose(n, labels[n]) for n in numbers]
+    else:
+        size = PLAN_SLOTS - 2
+        at = numbers.index(preview.selected) if preview.selected in numbers else 0
+        first = at // size * size
+        page = numbers[first : first + size]
+        if first > 0:
+            shown.append(choose(numbers[first - 1], t.gettext("Earlier plans")))
+        shown.extend(choose(n, labels[n]) for n in page)
+        if first + size < len(numbers):
+            shown.append(choose(numbers[first + size], t.gettext("More plans")))
+    return [tuple(shown[i : i + PLANS_PER_ROW]) for i in range(0, len(shown), PLANS_PER_ROW)]
 
 
 def render_turn_notice(notice: YourTurn, t: Translator) -> Rendered:

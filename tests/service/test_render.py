@@ -10,6 +10,7 @@ from bots.i18n import translator
 from bots.i18n.bidi import LRI, PDI
 from bots.render import (
     Action,
+    Rendered,
     render_error,
     render_hand,
     render_help,
@@ -22,6 +23,7 @@ from bots.render import (
     render_table,
 )
 from bots.service import BadInput, HandUpdated, ManualClock, NotYourTurn, TableService, TableUpdated
+from core.ai import LEVELS
 from tests.service.helpers import ALICE, BADR, CARLA, DINA, GROUP, FakePlatform, play_out
 
 LABEL = re.compile(r"(?<![0-9])(10|[2-9AJQK])([♣♦♥♠])")
@@ -131,6 +133,48 @@ async def test_lobby_buttons_and_texts(service: TableService) -> None:
     assert "الفريق أ" in render_lobby(lobby, translator("ar")).plain()
 
 
+def verbs_by_row(rendered: Rendered) -> list[list[str]]:
+    return [[b.action.verb for b in row] for row in rendered.buttons]
+
+
+async def test_a_lobby_fits_a_phone_and_shows_no_join_once_full(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    rows = verbs_by_row(render_lobby(lobby, translator("en")))
+    # Each long "Add computer (level)" label has a row of its own.
+    assert [row for row in rows if "computer" in row] == [["computer"]] * len(
+        [level for level in ("beginner", "strong", "expert") if level in LEVELS]
+    )
+    full = await service.join(lobby.table_id, BADR)
+    rows = verbs_by_row(render_lobby(full, translator("en")))
+    assert rows == [["leave"], ["start", "cancel"]]
+    with_computer = await service.add_computer(
+        (await service.new_lobby("tg:-301", CARLA, "2v2")).table_id, CARLA, "beginner"
+    )
+    assert ["uncomputer"] in verbs_by_row(render_lobby(with_computer, translator("en")))
+
+
+async def test_a_lobby_says_whether_it_counts_from_the_first_moment(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    assert "Rated: the result moves both players' ratings." in render_lobby(lobby, translator("en")).plain()
+    practice = await service.add_computer(lobby.table_id, ALICE, "beginner")
+    for lang in ("en", "ar"):
+        text = render_lobby(practice, translator(lang)).plain()
+        assert translator(lang).gettext(
+            "Practice: with the computer at the table, the result counts in nobody's record."
+        ) in text
+    alone = await service.new_lobby("tg:-302", BADR, "practice")
+    assert "join" not in [verb for row in verbs_by_row(render_lobby(alone, translator("en"))) for verb in row]
+
+
+async def test_a_cancelled_lobby_names_no_empty_list(service: TableService) -> None:
+    lobby = await service.new_lobby(GROUP, ALICE)
+    await service.leave(lobby.table_id, ALICE)
+    closed = await service.lobby(lobby.table_id)
+    assert closed.status == "cancelled"
+    text = render_lobby(closed, translator("en")).plain()
+    assert "Players: —" in text and "This table was cancelled." in text
+
+
 async def test_results_show_the_points_breakdown(
     service: TableService, clock: ManualClock, platform: FakePlatform
 ) -> None:
@@ -194,3 +238,46 @@ async def test_settings_fit_in_five_rows_of_at_most_five_buttons_and_offer_every
         assert {a.arg for a in actions if a.verb == "lang"} == {"ar", "en", "auto"}
         assert all(len(label) <= 40 for label in rendered.labels())
         assert sum(label.startswith("✓ ") for label in rendered.labels()) == 1
+
+
+async def test_every_plan_of_the_largest_optional_capture_floor_is_reachable_on_both_bots(
+    service: TableService,
+) -> None:
+    from dataclasses import replace
+
+    from bots.discord.messages import MAX_PER_ROW, MAX_ROWS, view_of
+    from bots.service import HandView, PlanOption, Preview
+    from core import Card, Rules
+    from core.plans import capture_plans
+
+    table_id = await started(service)
+    table = await service.table(table_id)
+    hand = await service.hand(table_id, table.seats[0].player_id or "")
+    # The floor optional capture lets grow: 23 small number cards; a 9 has 39 plans, and laying it.
+    floor = tuple(f"{r}{s}" for r in "A23456" for s in "CDHS")[:23]
+    plans = capture_plans(Card.parse("9C"), [Card.parse(c) for c in floor], Rules(optional_capture=True))
+    assert len(plans) > 30
+    options = tuple(
+        PlanOption(n, tuple(c.code for c in p.taken), p.positions, p.basra) for n, p in enumerate(plans, 1)
+    )
+    big = replace(table, floor=floor)
+    every = {p.number for p in options} | {0}
+    reached: set[int] = set()
+    pending, seen = [1], set()
+    while pending:
+        selected = pending.pop()
+        if selected in seen:
+            continue
+        seen.add(selected)
+        view = HandView(big, 0, hand.player_id, ("9C",), Preview("9C", options, selected, True))
+        for lang in ("en", "ar"):
+            rendered = render_hand(view, translator(lang))
+            assert len(rendered.buttons) <= MAX_ROWS and all(len(r) <= MAX_PER_ROW for r in rendered.buttons)
+            verbs = [b.action.verb for b in rendered.buttons[-1]]
+            assert verbs == ["play", "back"]
+            discord_view = view_of(rendered)  # nothing dropped on Discord either
+            assert discord_view is not None and len(discord_view.children) == sum(map(len, rendered.buttons))
+        for button in (b for row in rendered.buttons for b in row if b.action.verb == "plan"):
+            reached.add(button.action.plan or 0)
+            pending.append(button.action.plan or 0)
+    assert reached == every
