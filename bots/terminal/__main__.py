@@ -1,10 +1,10 @@
 """``basra play``: a practice match against the computer in the terminal.
 
-    basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en]
+    basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en] [--new]
 
 The match is kept in the same SQLite file as the bots' (``BASRA_DATABASE``,
 default ``basra.sqlite3``): leave with q and the same command goes on where
-you stopped.
+you stopped, saying so; ``--new`` resigns the saved match and starts afresh.
 """
 
 from __future__ import annotations
@@ -22,22 +22,32 @@ from core.ai import LEVELS
 from storage import SqliteStore, StorageError
 
 from ..i18n import resolve_language, translator
-from ..service import Person, TableService, TableView, chat_id, player_id
+from ..render import render_error
+from ..service import Person, ServiceError, TableService, chat_id, player_id
 from ..settings import BasraSettings, not_utf8
+from .keys import LineKeys, TtyKeys
+from .screen import screen_for
 from .session import TerminalPlatform, TerminalSession
+from .start import Wanted, open_match
 
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="basra", description="Basra, the Egyptian card game")
     commands = top.add_subparsers(dest="command", required=True)
     play = commands.add_parser("play", help="play the computer in the terminal")
-    play.add_argument("--level", choices=list(LEVELS), default="beginner")
-    play.add_argument("--players", type=int, choices=(2, 4), default=2)
+    play.add_argument("--level", choices=list(LEVELS), default=None, help="the computer's (default beginner)")
+    play.add_argument("--players", type=int, choices=(2, 4), default=None, help="2 or 4 (default 2)")
+    play.add_argument("--new", action="store_true", help="resign the saved match and start a new one")
     play.add_argument("--lang", choices=("ar", "en"), default=None)
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     play.add_argument("--delay", type=float, default=None, help="seconds a computer waits before playing")
     return top
+
+
+def keys_for(lines: TextIO) -> LineKeys | TtyKeys:
+    """Single keys from a terminal; lines from anything else (a pipe, a script)."""
+    return TtyKeys(lines) if lines.isatty() else LineKeys(lines)
 
 
 def _local_name() -> str:
@@ -58,22 +68,23 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
     local = _local_name()
     person = Person(player_id("term", local), args.name or local, lang)
     chat = chat_id("term", local)
-    platform = TerminalPlatform(out, person.player_id)
+    platform = TerminalPlatform(person.player_id)
+    t = translator(lang)
+    wanted = Wanted(args.players, args.level, args.new)
     async with (
         SqliteStore(database, exclusive=True) as store,
         TableService(store, [platform], config=config) as service,
     ):
         await service.set_player_language(person, lang)
         await service.set_chat_language(chat, lang)
-        open_table = await service.open_table(chat)
-        if isinstance(open_table, TableView) and open_table.running:
-            table_id = open_table.table_id
-        else:
-            if open_table is not None:
-                await service.cancel(open_table.table_id, person)
-            table = await service.practice(chat, person, players=args.players, level=args.level)
-            table_id = table.table_id
-        await TerminalSession(service, platform, person, lines, translator(lang)).run(table_id)
+        try:
+            table_id, said = await open_match(service, platform, chat, person, wanted, t)
+        except ServiceError as error:  # the saved match could not be resigned
+            print(render_error(error, t).plain(), file=out)
+            return 1
+        async with keys_for(lines) as keys:
+            screen = screen_for(out)
+            await TerminalSession(service, platform, person, keys, screen, t, said).run(table_id)
         await service.drain()
     return 0
 

@@ -2,53 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import io
 import re
 from pathlib import Path
 
 import pytest
 
-from bots.terminal.__main__ import parser, play
+from tests.terminal.players import run, seeded
 
-CHOICE = re.compile(r"\[(\d+)\] ([^\[\n]+)")
-
-
-class Player(io.StringIO):
-    """Answers the prompts like a person reading the screen: it presses the
-    first card, then confirms; ``script`` lines are typed first."""
-
-    def __init__(self, out: io.StringIO, script: list[str] | None = None, limit: int = 2000) -> None:
-        super().__init__()
-        self.out = out
-        self.script = list(script or [])
-        self.limit = limit
-        self.answers = 0
-
-    def readline(self, size: int | None = -1) -> str:
-        self.answers += 1
-        if self.answers > self.limit:
-            return ""
-        if self.script:
-            return self.script.pop(0) + "\n"
-        screen = self.out.getvalue()
-        last = screen[screen.rfind("\n[") :]
-        choices = CHOICE.findall(last)
-        for number, label in choices:
-            if label.startswith(("Play", "العب")):
-                return number + "\n"
-        return (choices[0][0] if choices else "q") + "\n"
-
-
-def run(tmp_path: Path, argv: list[str], script: list[str] | None = None, limit: int = 2000) -> str:
-    args: argparse.Namespace = parser().parse_args(
-        ["play", "--database", str(tmp_path / "basra.sqlite3"), "--delay", "0", *argv]
-    )
-    out = io.StringIO()
-    code = asyncio.run(play(args, Player(out, script, limit), out))
-    assert code == 0
-    return out.getvalue()
+#: Seed 248 deals the player (to move first) 4♣ 7♠ K♣ 9♦ to a floor of A♣ 3♦ 5♣ 6♣: the 9♦
+#: takes A♣ 3♦ 5♣ or 3♦ 6♣.
+TWO_PLANS = 248
 
 
 def test_a_whole_match_against_the_computer_is_played_to_its_result(tmp_path: Path) -> None:
@@ -66,13 +29,14 @@ def test_a_card_is_previewed_before_it_is_played(tmp_path: Path) -> None:
     assert " played " not in screen[preview:].split("Your choice")[1]
 
 
-def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
+def test_bad_input_is_explained_alone_and_changes_nothing(tmp_path: Path) -> None:
     screen = run(tmp_path, ["--lang", "en"], script=["seven", "99", "²", "q"])
     assert "“seven” is not one of the numbers shown." in screen
     assert "“99” is not one of the numbers shown." in screen
     assert "“²” is not one of the numbers shown." in screen
-    hands = re.findall(r"Your hand: (.*)", screen)
-    assert len(set(hands)) == 1
+    refused = screen[screen.index("“seven”") :]
+    assert "Your hand:" not in refused  # the table is not printed again for a refusal
+    assert len(set(re.findall(r"Your hand: (.*)", screen))) == 1
 
 
 def test_leaving_keeps_the_match_and_the_same_command_goes_on(tmp_path: Path) -> None:
@@ -97,10 +61,48 @@ def test_every_level_and_four_seats_can_be_played(tmp_path: Path, level: str) ->
 
 def test_a_hint_names_a_card_and_leaves_it_selected(tmp_path: Path) -> None:
     screen = run(tmp_path, ["--lang", "en"], script=["h", "q"])
-    after = screen[screen.index("Hint:") :]
+    after = screen[screen.index("Hint:") - 300 :]
     assert "Selected:" in after
 
 
 def test_arabic_indic_digits_choose_like_ascii_ones(tmp_path: Path) -> None:
     screen = run(tmp_path, ["--lang", "ar"], script=["١", "q"])
     assert "اخترت:" in screen  # "١" selected the first card, as "1" does
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "second"),
+    [("en", "[1] ⁦A♣ + 3♦ + 5♣⁩", "[2] ⁦3♦ + 6♣⁩"), ("ar", "[1] ⁦A♣ + 3♦ + 5♣⁩", "[2] ⁦3♦ + 6♣⁩")],
+)
+def test_each_plan_s_choice_shows_what_it_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, first: str, second: str
+) -> None:
+    seeded(monkeypatch, TWO_PLANS)
+    screen = run(tmp_path, ["--lang", lang], script=["4", "q"])  # 9♦ is the fourth card
+    choices = screen[screen.rindex("\n[1]") :].splitlines()[1]
+    assert choices.startswith(f"{first}  {second}  [3] "), choices
+
+
+def test_the_cards_taken_this_round_are_counted_as_the_round_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seeded(monkeypatch, TWO_PLANS)
+    screen = run(tmp_path, ["--lang", "en", "--name", "Mona"], script=["4", "2", "3", "q"])  # 9♦ takes 3♦ 6♣
+    counts = re.findall(r"Taken this round: ⁨Mona⁩ (\d+) cards? · Computer \(beginner\) (\d+) cards?", screen)
+    assert counts[0] == ("0", "0")
+    assert ("3", "0") in counts  # the 9♦ and the two cards it took
+    assert "⁦0–0⁩" in screen  # the match score itself moves only when a round is scored
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_match_over_line_comes_after_the_last_round_s_points(tmp_path: Path, lang: str) -> None:
+    screen = run(tmp_path, ["--lang", lang])
+    words = {
+        "en": ("Round ", "The match is over", "End of the round: its points are below."),
+        "ar": ("انتهت الجولة ", "انتهت المباراة", "انتهت الجولة: نقاطها أدناه."),
+    }[lang]
+    round_over, match_over, points_below = words
+    last_board = screen[screen.rindex("\n\n", 0, screen.rindex(points_below)) :]
+    assert last_board.index(points_below) < last_board.rindex(round_over) < last_board.index(match_over)
+    assert last_board.count(match_over) == 1, last_board
+    assert "الرسالة التالية" not in screen  # "in the next message" is for chats
