@@ -52,6 +52,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The help's commands (``bots.render.info.COMMANDS``) as they are typed on Discord.
+HELP_COMMANDS = {
+    "new": "/basra new",
+    "practice": "/basra new mode: practice",
+    "hand": "/basra hand",
+    "resign": "/basra resign",
+    "score": "/basra score",
+    "top": "/basra leaderboard",
+    "settings": "/basra settings",
+    "rules": "/basra rules",
+    "help": "/basra help",
+}
+
 MODES = [
     Choice(name=bilingual(texts.MODE_1V1), value="1v1"),
     Choice(name=bilingual(texts.MODE_2V2), value="2v2"),
@@ -99,7 +112,7 @@ class Commands:
             await work(reply)
         except ServiceError as error:
             t = await self.t_for(interaction)
-            await reply.tell(error.message(t))
+            await reply.tell(error.message(t, command="/basra new"))
         except StorageError as error:
             log.error("/basra %s was not saved: %s", name, error)
             t = await self.t_for(interaction)
@@ -142,7 +155,7 @@ class Commands:
         t = await self.t_for(interaction)
         chat = chat_of(interaction)
         who = member or interaction.user
-        stats = await reply.within(self.service.stats(f"dc:{who.id}", chat))
+        stats = await reply.within(self.service.stats(f"dc:{who.id}", chat, name=who.display_name))
         embeds = []
         table = await self.service.open_table(chat)
         if isinstance(table, TableView):
@@ -213,8 +226,9 @@ class Commands:
         await reply.tell(t.gettext(texts.RESIGNED))
 
     async def help(self, reply: Reply) -> None:
+        """What the bot does and its commands (all in the channel), each with what it does."""
         t = await self.t_for(reply.interaction)
-        await reply.show(**message_parts(render_help(t), "info"))
+        await reply.show(**message_parts(render_help(t, HELP_COMMANDS), "info"))
 
     async def hand(self, reply: Reply) -> None:
         """The invoker's hand in this channel's match, fresh (like the "My hand" button)."""

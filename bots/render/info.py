@@ -18,7 +18,7 @@ from .rendered import Rendered
 
 #: What each command does, by a platform-neutral key; adapters give their own command text.
 COMMANDS: Final = {
-    "new": N_("open a table in this chat (one against one, two against two, or practice)"),
+    "new": N_("open a table in this chat: one against one, or two against two"),
     "practice": N_("play the computer on your own"),
     "hand": N_("show your hand again"),
     "resign": N_("resign the running match"),
@@ -159,7 +159,7 @@ def _stats_lines(t: Translator, line: StatsLine) -> list[Line]:
 
 def render_stats(stats: StatsView, t: Translator) -> Rendered:
     """One player's record, in a chat or everywhere."""
-    title = t.gettext("Record of {name}", name=user_text(stats.name))
+    title = t.gettext("Record of {name}", name=user_text(stats.name)) if stats.name else t.gettext("Record")
     lines = [Line.of(Span(title, bold=True))]
     if stats.line is None:
         lines.append(Line.of(t.gettext("No finished match yet.")))
@@ -189,7 +189,8 @@ def render_leaderboard(board: LeaderboardView, t: Translator) -> Rendered:
     return Rendered(Text.of(*lines))
 
 
-def render_error(error: ServiceError, t: Translator) -> Rendered:
+def render_error(error: ServiceError, t: Translator, **spelling: str) -> Rendered:
     """A refusal, short, in the reader's language (render ``error.fresh`` separately
-    with ``render_hand``/``render_table``/``render_lobby`` when it is there)."""
-    return Rendered(Text.of(error.message(t)))
+    with ``render_hand``/``render_table``/``render_lobby`` when it is there); ``spelling``
+    names the platform's commands (``command="/newgame"``)."""
+    return Rendered(Text.of(error.message(t, **spelling)))

@@ -33,9 +33,10 @@ class ServiceError(BasraError):
         self.fields = fields
         self.fresh: HandView | TableView | LobbyView | None = fresh
 
-    def message(self, t: Translator) -> str:
-        """The refusal in the reader's language."""
-        shown: dict[str, object] = {}
+    def message(self, t: Translator, **spelling: str) -> str:
+        """The refusal in the reader's language; ``spelling`` names the platform's commands
+        (``command="/newgame"``) for messages that tell what to do next."""
+        shown: dict[str, object] = {"command": t.gettext(N_("the new game command")), **spelling}
         for key, value in self.fields.items():
             if key == "card" and isinstance(value, str):
                 shown[key] = card_label(value)
@@ -66,7 +67,7 @@ class NoSuchTable(ServiceError):
 class NoOpenTable(ServiceError):
     """The chat has no lobby or running match."""
 
-    msgid = N_("There is no game in this chat. Start one with the new game command.")
+    msgid = N_("There is no game in this chat. Start one with {command}.")
 
 
 class TableExists(ServiceError):

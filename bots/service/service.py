@@ -817,14 +817,15 @@ class TableService(Runner):
 
     # -- profiles --------------------------------------------------------------
 
-    async def stats(self, player_id: str, chat_id: str | None = None) -> StatsView:
-        """One player's matches, wins, basras, best round, rating (in a chat or everywhere)."""
+    async def stats(self, player_id: str, chat_id: str | None = None, *, name: str = "") -> StatsView:
+        """One player's matches, wins, basras, best round, rating (in a chat or everywhere).
+        ``name`` is shown for someone the store has no profile of yet (never their id)."""
         profile = await self._store.get_player(player_id)
         standing = await self._store.player_stats(player_id, chat_id)
         history = await self._store.rating_history(player_id, limit=20)
         return StatsView(
             player_id=player_id,
-            name=profile.name if profile else player_id,
+            name=profile.name if profile else name,
             chat_id=chat_id,
             line=_line(standing) if standing is not None else None,
             rated_matches=profile.rated_matches if profile else 0,

@@ -31,17 +31,22 @@ from ..render import (
 from ..service import (
     BadInput,
     HandView,
+    NoOpenTable,
+    NotRunning,
     NotSaved,
     NotSeated,
     Person,
     ServiceError,
     TableView,
 )
+from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from .keyboards import StartPayload, deep_link
 from .presses import LEVEL_WORDS, Presses
 from .replies import Context, person_of
 
 log = logging.getLogger(__name__)
+#: The help's key (``bots.render.info.COMMANDS``) of each Telegram command spelled otherwise.
+HELP_KEYS = {"newgame": "new"}
 MODES = {"1v1": "1v1", "2": "1v1", "2v2": "2v2", "4": "2v2"}
 
 
@@ -106,7 +111,8 @@ class Handlers(Presses):
         """A refusal for a chat: a fresh hand is never shown outside its owner's private chat."""
         if isinstance(error.fresh, HandView) and message.chat.type != ChatType.PRIVATE:
             error.fresh = None
-        return render_error(error, t)
+        private = message.chat.type == ChatType.PRIVATE
+        return render_error(error, t, command="/practice" if private else "/newgame")
 
     async def start(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         """``/start`` in private: welcome, join a lobby from a deep link, deliver waiting hands."""
@@ -150,8 +156,12 @@ class Handlers(Presses):
         return sent
 
     async def help(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
+        """What the bot does and the commands of this kind of chat, each with what it does."""
         t = await self.language(chat, person)
-        await self.reply(message, render_help(t))
+        private = message.chat.type == ChatType.PRIVATE
+        names = PRIVATE_COMMANDS if private else GROUP_COMMANDS
+        spelled = {HELP_KEYS.get(name, name): f"/{name}" for name in names if name != "start"}
+        await self.reply(message, render_help(t, spelled))
 
     async def rules(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)
@@ -188,16 +198,22 @@ class Handlers(Presses):
         table_id = None
         if message.chat.type != ChatType.PRIVATE:
             current = await self.service.open_table(chat)
-            table_id = current.table_id if isinstance(current, TableView) else None
-            if table_id is None or current is None or current.seat_of(person.player_id) is None:
+            if current is None:
+                raise NoOpenTable()
+            if not isinstance(current, TableView):
+                raise NotRunning()
+            if current.seat_of(person.player_id) is None:
                 raise NotSeated()
+            table_id = current.table_id
         if await self.send_hands(person, table_id):
             if message.chat.type != ChatType.PRIVATE:
                 await self.reply_text(message, t.gettext("{name}, your hand is in our private chat.",
                                                          name=user_text(person.name)))
             return
         if message.chat.type == ChatType.PRIVATE:
-            await self.reply_text(message, t.gettext("You have no running match."))
+            await self.reply_text(message, t.gettext(
+                "You have no running match. Send /newgame in a group, or /practice here to play the "
+                "computer."))
         else:
             await self.invite(message, person, t, table_id)
 
@@ -211,6 +227,17 @@ class Handlers(Presses):
             "your hand arrives at once.", name=user_text(person.name)), [[button]])
 
     async def resign(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
+        if message.chat.type == ChatType.PRIVATE and not isinstance(
+            await self.service.open_table(chat), TableView
+        ):
+            # No practice match here: a match in a group is resigned in that group.
+            t = await self.language(chat, person)
+            elsewhere = [h for h in await self.service.hands_of(person.player_id) if h.table.running]
+            await self.reply_text(message, t.gettext(
+                "Your match is in a group: send /resign there to resign it.") if elsewhere else t.gettext(
+                "You have no running match. Send /newgame in a group, or /practice here to play the "
+                "computer."))
+            return
         await self.service.resign_in_chat(chat, person.player_id)
 
     async def score(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
@@ -220,7 +247,8 @@ class Handlers(Presses):
             await self.reply(message, render_table(current, t))
             return
         scope = None if message.chat.type == ChatType.PRIVATE else chat
-        await self.reply(message, render_stats(await self.service.stats(person.player_id, scope), t))
+        stats = await self.service.stats(person.player_id, scope, name=person.name)
+        await self.reply(message, render_stats(stats, t))
 
     async def top(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)

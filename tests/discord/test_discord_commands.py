@@ -66,6 +66,14 @@ async def test_help_rules_score_and_leaderboard_answer_privately(world: World) -
         assert text_of(result.response).strip(), command
     rules = await world.bob.slash(world.channel, "basra rules")
     assert rules.response is not None and "121" in text_of(rules.response)
+    shown = await world.bob.slash(world.channel, "basra help")
+    assert shown.response is not None
+    help_text = text_of(shown.response)
+    for command in ("/basra new", "/basra hand", "/basra resign", "/basra leaderboard", "/basra settings"):
+        assert f"{command}** — " in help_text or f"{command} — " in help_text, (command, help_text)
+    score = await world.bob.slash(world.channel, "basra score")
+    assert score.response is not None and str(world.bob.id) not in text_of(score.response)
+    assert "bob" in text_of(score.response)
 
 
 async def test_settings_need_the_manage_channel_permission_and_change_the_language(world: World) -> None:
@@ -116,7 +124,7 @@ async def test_one_game_per_channel_and_resign_ends_it(world: World) -> None:
 async def test_hand_command_and_the_practice_hint(world: World) -> None:
     none = await world.alice.slash(world.channel, "basra hand")
     assert none.response is not None
-    assert none.response.content == "There is no game in this chat. Start one with the new game command."
+    assert none.response.content == "There is no game in this chat. Start one with /basra new."
     lobby = await open_lobby(world, world.alice, "practice")
     await press(world.alice, lobby, "start")
     table = await current_table(world)

@@ -137,3 +137,42 @@ async def test_a_command_from_an_anonymous_admin_says_how_to_play(
                     assert arabic(replies[0].text) and "Remain anonymous" not in replies[0].text
         # Nothing was opened with the group (or its anonymous account) as a player.
         assert await world.table(group) is None and await world.table(arabic_group) is None
+
+
+async def test_help_lists_the_commands_of_each_kind_of_chat(server: FakeTelegram, database: Path) -> None:
+    alice = server.add_user("Alice", language_code="ar")
+    server.private_chat(alice)
+    group = server.add_group("Cafe", [alice])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/help")
+        in_group = server.last_message(group).text
+        await world.send(alice, None, "/help")
+        in_private = server.last_message(server.private_chat(alice)).text
+    assert "/newgame — " in in_group and "/practice" not in in_group
+    assert "/practice — " in in_private and "/newgame" not in in_private
+    for text in (in_group, in_private):
+        assert arabic(text) and "/hand — " in text and "/rules — " in text and "/start" not in text
+
+
+async def test_no_game_replies_say_what_to_do_and_never_show_an_id(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/hand")
+        assert server.last_message(group).text == "There is no game in this chat. Start one with /newgame."
+        await world.send(alice, group, "/score")
+        record = server.last_message(group).text
+        assert record.startswith("Record of \u2068Alice\u2069") and str(alice.id) not in record
+        await world.send(alice, None, "/resign")
+        assert "/newgame" in server.last_message(server.private_chat(alice)).text
+        await start_match(world, group, alice, badr)
+        await world.send(alice, None, "/resign")
+        assert server.last_message(server.private_chat(alice)).text == (
+            "Your match is in a group: send /resign there to resign it."
+        )
+        table = await world.table(group)
+        assert table is not None and table.running  # nothing was resigned from private
