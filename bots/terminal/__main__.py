@@ -78,7 +78,7 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
         await service.set_player_language(person, lang)
         await service.set_chat_language(chat, lang)
         try:
-            table_id, said = await open_match(service, platform, chat, person, wanted, t)
+            table_id, said = await open_match(service, chat, person, wanted, t)
         except ServiceError as error:  # the saved match could not be resigned
             print(render_error(error, t).plain(), file=out)
             return 1

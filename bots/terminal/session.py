@@ -78,20 +78,29 @@ class TerminalPlatform:
         self.closing_plays: list[PlayDescription] = []
         self.rounds: list[tuple[FinishedRound, list[PlayDescription]]] = []
         self.result: MatchResultView | None = None
-        self.ignored: set[str] = set()
+        self.table_id: str | None = None
         self.changed = asyncio.Event()
         self.on_change: Callable[[], None] | None = None
         self._closing: TableView | None = None
 
+    def follow(self, table_id: str) -> None:
+        """From now on, only this table counts: what was said of any other (the views the
+        service sends of open tables as it starts, a saved match resigned) is forgotten."""
+        self.table_id = table_id
+        self.hand, self.plays, self.closing_plays = None, Plays(), []
+        self.rounds, self.result, self._closing = [], None, None
+
     def see(self, hand: HandView) -> None:
         """The newest hand (a view answered by a press is older than a notice that overtook it)."""
+        if hand.table_id != self.table_id:
+            return
         if self.hand is None or hand.version >= self.hand.version:
             self.hand = hand
         self.plays.see(hand.table)
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         for notice in notices:
-            if notice.table_id in self.ignored:
+            if notice.table_id != self.table_id:
                 continue
             if notice.kind == "table_updated":
                 table = notice.table
@@ -190,6 +199,7 @@ class TerminalSession:
 
     async def run(self, table_id: str) -> None:
         p = self.platform
+        p.follow(table_id)
         p.see(await self.service.hand(table_id, self.person.player_id))
         p.on_change = self.draw
         try:

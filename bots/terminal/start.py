@@ -4,7 +4,8 @@ A running practice match in the terminal's chat goes on, and the player is
 told which (players, level, round, score), how its options differ from those
 asked for, and how to start afresh. ``--new`` resigns it through the service,
 as ``/resign`` would in a chat (so it is finished and recorded, not deleted),
-then opens a new one.
+then opens a new one. Its end is told in one line: the session follows only
+the table it plays.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from dataclasses import dataclass
 from ..i18n import Translator, isolate, score_text
 from ..i18n.words import level_name
 from ..service import LobbyView, Person, TableService, TableView
-from .session import TerminalPlatform
 from .texts import DIFFERENT, HOW_TO_RENEW, RESIGNED, RESUMED
 
 DEFAULT_PLAYERS = 2
@@ -67,7 +67,6 @@ def resumed_notice(t: Translator, table: TableView, wanted: Wanted) -> list[str]
 
 async def open_match(
     service: TableService,
-    platform: TerminalPlatform,
     chat: str,
     person: Person,
     wanted: Wanted,
@@ -79,7 +78,6 @@ async def open_match(
         return found.table_id, resumed_notice(t, found, wanted)
     said: list[str] = []
     if isinstance(found, TableView) and found.running:
-        platform.ignored.add(found.table_id)  # its end is told here, in one line
         await service.resign(found.table_id, person.player_id)
         kind = match_kind(t, found.players, saved_level(found))
         said.append(t.gettext(RESIGNED, kind=kind, round=found.round_no, score=score_text(*found.scores)))

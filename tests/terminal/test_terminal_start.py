@@ -58,7 +58,7 @@ def test_the_differences_are_said_in_arabic(tmp_path: Path) -> None:
 
 
 def test_new_resigns_the_saved_match_and_starts_another(tmp_path: Path) -> None:
-    run(tmp_path, ["--lang", "en"], script=["q"])
+    run(tmp_path, ["--lang", "en"], limit=6)  # three plays: the saved match is ahead of a new one
     saved = open_record(tmp_path)
     assert saved is not None
     fresh = run(tmp_path, ["--lang", "en", "--new", "--players", "4"], script=["q"])
