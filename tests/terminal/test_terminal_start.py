@@ -44,7 +44,7 @@ def test_options_that_differ_from_the_saved_match_are_named(tmp_path: Path) -> N
     again = run(tmp_path, ["--lang", "en", "--players", "4", "--level", "expert"], script=["q"])
     assert "You asked for 4 players, level expert, but the saved match is 2 players, level beginner." in again
     assert "To start a new match instead: ⁦basra play --new --players 4 --level expert⁩" in again
-    assert "Computer (expert)" not in again  # the saved match is what goes on
+    assert "Team A" not in again  # the saved 1-v-1 match is what goes on
     now = open_record(tmp_path)
     assert saved is not None and now is not None and now.table_id == saved.table_id
 
