@@ -7,8 +7,9 @@ table reads the same as in the chats except where a terminal differs:
   score (which only moves when a round is scored);
 - the plays since the player's last turn (one per seat), where the chats show
   only the last, because a redrawn screen keeps no scrollback;
-- at a round's end "its points are below", not "in the next message", and
-  the match-over line after the last round's points, not above them;
+- at a round's end "its points are below", not "in the next message", the
+  match-over line after the last round's points, not above them, and no
+  seat's "0 cards" left in hand just above the cards each side took;
 - plan choices labelled with what each plan takes (``5♣ + 2♥``).
 """
 
@@ -31,7 +32,7 @@ from ..render import (
 )
 from ..render.common import scores_line, seat_name
 from ..render.texts import _end_line, describe_play
-from ..service import HandView, MatchResultView, PlayDescription, RoundResultView, TableView
+from ..service import HandView, MatchResultView, PlayDescription, RoundResultView, SeatInfo, TableView
 from .texts import ROUND_SO_FAR, ROUND_TO_POINTS
 
 #: The last line of a finished round's table in the chats (whose points come as a new message).
@@ -68,6 +69,14 @@ def _side(t: Translator, table: TableView, team: int) -> str:
     if table.players == 4:
         return team_name(t, team)
     return seat_name(t, table.seats_of_team(team)[0])
+
+
+def _seat_line(t: Translator, table: TableView, seat: SeatInfo) -> Line:
+    """A seat's line on a table that is not being played: "· Alice: 0 cards"."""
+    label = seat_name(t, seat)
+    if table.players == 4:
+        label = t.gettext("{name} ({team})", name=label, team=team_name(t, seat.team))
+    return Line.of("· " + t.gettext("{name}: {cards}", name=label, cards=cards_count(t, seat.cards)))
 
 
 def round_so_far(t: Translator, table: TableView) -> str:
@@ -141,8 +150,13 @@ def round_board(
     plays: Sequence[PlayDescription],
     match: MatchResultView | None = None,
 ) -> Text:
-    """A finished round: its last table, its points, and when it was the last, the match's result."""
+    """A finished round: its last table, its points, and when it was the last, the match's result.
+
+    The seats' "0 cards" (left in hand) are left out: just above "28 cards" taken in the
+    points, they read as a contradiction."""
     table = _table_edits(t, render_table(closed, t).text, closed, plays)
+    for seat in closed.seats:
+        table = _replace(table, _seat_line(t, closed, seat), [])
     text = table + Text.of(Line.of("")) + render_round_result(result, t).text
     if match is not None:
         text = text + Text.of(Line.of("")) + render_match_result(match, t).text

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bots.i18n import translator
 from tests.terminal.players import run, seeded
 
 #: Seed 248 deals the player (to move first) 4♣ 7♠ K♣ 9♦ to a floor of A♣ 3♦ 5♣ 6♣: the 9♦
@@ -106,3 +107,7 @@ def test_the_match_over_line_comes_after_the_last_round_s_points(tmp_path: Path,
     assert last_board.index(points_below) < last_board.rindex(round_over) < last_board.index(match_over)
     assert last_board.count(match_over) == 1, last_board
     assert "الرسالة التالية" not in screen  # "in the next message" is for chats
+    # No seat's "0 cards" left in hand above the cards each side took.
+    none = translator(lang).ngettext("{n} card", "{n} cards", 0)
+    assert not re.search(rf"(?m)^· .*: {none}$", last_board), last_board
+    assert re.search(rf"(?m)^· .*: {none}$", screen)  # as every table of a round's last deal has
