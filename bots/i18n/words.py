@@ -93,8 +93,12 @@ def level_name(t: Translator, level: str) -> str:
     return t.pgettext(*LEVEL_NAMES[level])
 
 
-def computer_player_name(t: Translator, level: str) -> str:
-    """How a computer player sits at the table: Computer (expert) / الكمبيوتر (خبير)."""
+def computer_player_name(t: Translator, level: str, number: str | None = None) -> str:
+    """How a computer player sits at the table: Computer (expert) / الكمبيوتر (خبير); with
+    several at one table, numbered: Computer 2 (expert) / الكمبيوتر 2 (خبير)."""
+    if number:
+        # TRANSLATORS: one of several computer players at a table; {number} tells them apart.
+        return t.gettext("Computer {number} ({level})", number=number, level=level_name(t, level))
     # TRANSLATORS: a computer player's seat name; {level} is beginner, strong or expert.
     return t.gettext("Computer ({level})", level=level_name(t, level))
 

@@ -44,7 +44,7 @@ class Member(Named, Protocol):
 def seat_name(t: Translator, seat: Named) -> str:
     """A person's name (isolated) or the computer's level name."""
     if seat.computer is not None:
-        return computer_player_name(t, seat.computer)
+        return computer_player_name(t, seat.computer, seat.name)
     return user_text(seat.name or "?")
 
 

@@ -183,7 +183,9 @@ def _table_lines(
     for seat in table.seats:
         marker = "▶ " if table.to_move == seat.seat and table.running else "· "
         label = seat_name(t, seat)
-        if table.players == 4:
+        if table.players == 4 and viewer is not None and seat.seat == (viewer + 2) % 4:
+            label = t.gettext("{name} (your partner)", name=label)
+        elif table.players == 4:
             label = t.gettext("{name} ({team})", name=label, team=team_name(t, seat.team))
         lines.append(
             Line.of(marker + t.gettext("{name}: {cards}", name=label, cards=cards_count(t, seat.cards)))

@@ -42,8 +42,20 @@ def join(
     return (*seats, Seat(player_id=player_id, name=name, team=place(seats, capacity, team)))
 
 
+def numbered(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """With two computers or more at a table each gets its number, in seat order, as its
+    name ("1", "2", "3"), so that tables, logs and results tell them apart; a lone
+    computer has none."""
+    computers = [i for i, s in enumerate(seats) if s.computer is not None]
+    names = {i: str(n) for n, i in enumerate(computers, 1)} if len(computers) > 1 else {}
+    return tuple(
+        s.model_copy(update={"name": names.get(i)}) if s.computer is not None else s
+        for i, s in enumerate(seats)
+    )
+
+
 def add_computer(seats: tuple[Seat, ...], capacity: int, level: str, team: int | None) -> tuple[Seat, ...]:
-    return (*seats, Seat(computer=level, team=place(seats, capacity, team)))
+    return numbered((*seats, Seat(computer=level, team=place(seats, capacity, team))))
 
 
 def leave(seats: tuple[Seat, ...], player_id: str) -> tuple[Seat, ...]:
@@ -55,7 +67,7 @@ def leave(seats: tuple[Seat, ...], player_id: str) -> tuple[Seat, ...]:
 def remove_computer(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
     for index in range(len(seats) - 1, -1, -1):
         if seats[index].computer is not None:
-            return seats[:index] + seats[index + 1 :]
+            return numbered(seats[:index] + seats[index + 1 :])
     raise NotReady("no computer to remove")
 
 
@@ -83,11 +95,11 @@ def seating(seats: tuple[Seat, ...], capacity: int, fill_level: str | None) -> t
             ordered.append(Seat(computer=fill_level, team=len(ordered)))
         if len(ordered) != 2:
             raise NotReady()
-        return tuple(s.model_copy(update={"team": i}) for i, s in enumerate(ordered))
+        return numbered(tuple(s.model_copy(update={"team": i}) for i, s in enumerate(ordered)))
     teams: list[list[Seat]] = [[s for s in seats if s.team == t] for t in (0, 1)]
     for team, members in enumerate(teams):
         while fill_level is not None and len(members) < TEAM_SIZE:
             members.append(Seat(computer=fill_level, team=team))
         if len(members) != TEAM_SIZE:
             raise NotReady()
-    return (teams[0][0], teams[1][0], teams[0][1], teams[1][1])
+    return numbered((teams[0][0], teams[1][0], teams[0][1], teams[1][1]))

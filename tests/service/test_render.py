@@ -22,6 +22,7 @@ from bots.render import (
     render_stats,
     render_table,
 )
+from bots.render.common import seat_name
 from bots.service import BadInput, HandUpdated, ManualClock, NotYourTurn, TableService, TableUpdated
 from core.ai import LEVELS
 from tests.service.helpers import ALICE, BADR, CARLA, DINA, GROUP, FakePlatform, play_out
@@ -281,3 +282,22 @@ async def test_every_plan_of_the_largest_optional_capture_floor_is_reachable_on_
             reached.add(button.action.plan or 0)
             pending.append(button.action.plan or 0)
     assert reached == every
+
+
+async def test_computers_at_one_table_have_names_of_their_own_and_the_partner_is_marked(
+    service: TableService,
+) -> None:
+    table = await service.practice(GROUP, ALICE, players=4, level="expert")
+    for lang in ("en", "ar"):
+        t = translator(lang)
+        names = [render_seat for render_seat in (seat_name(t, s) for s in table.seats[1:])]
+        assert len(set(names)) == 3, names
+        hand = await service.hand(table.table_id, ALICE.player_id)
+        text = render_hand(hand, t).plain()
+        partner = t.gettext("{name} (your partner)", name=seat_name(t, table.seats[2]))
+        assert partner in text
+    assert [seat_name(translator("en"), s) for s in table.seats[1:]] == [
+        "Computer 1 (expert)", "Computer 2 (expert)", "Computer 3 (expert)"
+    ]
+    alone = await service.practice("tg:-400", BADR, players=2)
+    assert seat_name(translator("en"), alone.seats[1]) == "Computer (beginner)"
