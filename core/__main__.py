@@ -5,7 +5,9 @@ record is a few kilobytes); a larger file, or standard input (``-``) that goes
 on longer, is refused without reading the rest, so ``/dev/zero`` costs no more
 memory than that. The record must be UTF-8 JSON.
 
-On success the match's state is printed as one line of JSON. Every failure
+On success the match's state is printed as one line of JSON; with ``--plays``
+the match is told instead, play by play, in English or (``--lang ar``) Arabic
+(``core.playbyplay``). Every failure
 (a file that cannot be read, too big, not UTF-8, not JSON, nested too deeply,
 a number too long to read, a record the rules refuse) is one line on standard
 error, ``error: ...`` of at most ``MAX_MESSAGE`` characters, and status 2.
@@ -19,9 +21,11 @@ import json
 import sys
 from typing import Any, BinaryIO, NoReturn
 
+from . import events as ev
 from .errors import BasraError
 from .match import Match
-from .record import replay_record
+from .playbyplay import LANGUAGES, tell
+from .record import replay_events
 
 MAX_RECORD_BYTES = 1 << 20
 MAX_MESSAGE = 200
@@ -129,10 +133,15 @@ def parse_record(data: bytes, name: str) -> object:
 
 
 def replay(path: str) -> Match:
+    return replay_told(path)[0]
+
+
+def replay_told(path: str) -> tuple[Match, list[ev.Event]]:
+    """The match the record at ``path`` describes, and the events it went through."""
     name = file_name(path)
     record = parse_record(read_record_bytes(path), name)
     try:
-        return replay_record(record)
+        return replay_events(record)
     except BasraError as exc:
         raise Refused(f"{exc}") from None
     except RecursionError:
@@ -153,16 +162,21 @@ def main(argv: list[str] | None = None) -> int:
         "replay", help="replay a basra-record/1 file and print the result as JSON"
     )
     replay_command.add_argument("file", help="the record (at most 1 MiB), or - for standard input")
+    replay_command.add_argument("--plays", action="store_true", help="tell the match play by play instead")
+    replay_command.add_argument("--lang", choices=LANGUAGES, default="en", help="the play by play's language")
     args = parser.parse_args(argv)
     try:
-        match = replay(args.file)
+        match, events = replay_told(args.file)
     except Refused as exc:
         print(one_line(f"error: {exc}"), file=sys.stderr)
         return FAILED
     except Exception as exc:  # a fault of the engine itself: still one line
         print(one_line(f"error: replaying {file_name(args.file)} failed: {described(exc)}"), file=sys.stderr)
         return FAILED
-    print(json.dumps(summary(match)))
+    if args.plays:
+        print("\n".join(tell(match.players, match.first_dealer, match.rules.target, events, args.lang)))
+    else:
+        print(json.dumps(summary(match)))
     return 0
 
 

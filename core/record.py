@@ -20,6 +20,13 @@ _PLAN_DIGITS = 9  # the most a plan number in a record may have, leading zeros a
 
 def replay_record(record: object) -> Match:
     """The match a record describes, played up to its last play."""
+    match, _ = replay_events(record)
+    return match
+
+
+def replay_events(record: object) -> tuple[Match, list[ev.Event]]:
+    """The match a record describes, and every event it went through: the opening
+    ones, then each play's (for telling the match play by play)."""
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("format") != FORMAT:
@@ -39,12 +46,13 @@ def replay_record(record: object) -> Match:
         match = Match.new(players, rules, decks=decks, dealer=dealer, seed=record.get("seed"))
     except BasraError as exc:
         raise RecordError(str(exc)) from None
+    events = match.opening_events()
     for number, play in enumerate(plays, start=1):
-        _replay_play(match, number, play, rounds=len(decks))
-    return match
+        events.extend(_replay_play(match, number, play, rounds=len(decks)))
+    return match, events
 
 
-def _replay_play(match: Match, number: int, play: object, rounds: int) -> None:
+def _replay_play(match: Match, number: int, play: object, rounds: int) -> list[ev.Event]:
     if not isinstance(play, str):
         raise RecordError(f"play {number}: {shown(play)} is not a play")
     text, slash, plan_text = play.partition("/")
@@ -62,7 +70,7 @@ def _replay_play(match: Match, number: int, play: object, rounds: int) -> None:
     if match.round_no > rounds:
         raise RecordError(f"play {number} {shown(play)}: round {match.round_no} has no deck in the record")
     try:
-        match.play(match.to_move, text, plan)
+        return match.play(match.to_move, text, plan)
     except BasraError as exc:
         raise RecordError(f"play {number} {shown(play)}: {exc}") from None
 

@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-MODULES = ["core", "core.cards", "core.plans", "core.rules"]
+MODULES = ["core", "core.cards", "core.plans", "core.playbyplay", "core.rules"]
 
 
 def with_docstrings(name: str) -> ModuleType:
