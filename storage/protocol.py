@@ -60,6 +60,10 @@ class Store(Protocol):
     async def open_table_for_chat(self, chat_id: str, owner: str | None = None) -> TableRecord | None:
         """The chat's lobby or running match (of the bot ``owner``, if given), if any."""
 
+    async def last_finished_table(self, chat_id: str, owner: str) -> TableRecord | None:
+        """The chat's most recently started match of the bot ``owner`` that has finished
+        (reached its target, or a side resigned or ran out of time), if any."""
+
     async def open_tables(self) -> list[TableRecord]:
         """Every lobby and running match, oldest first, to restore at start-up."""
 

@@ -201,6 +201,17 @@ class SqliteStore:
 
         return await self._read(work)
 
+    async def last_finished_table(self, chat_id: str, owner: str) -> TableRecord | None:
+        async def work(conn: aiosqlite.Connection) -> TableRecord | None:
+            rows = await conn.execute_fetchall(
+                f"{_SELECT_TABLE} WHERE owner = ? AND chat_id = ? AND status = 'finished' AND version > 0"
+                " ORDER BY created_at DESC, rowid DESC LIMIT 1",
+                (owner, chat_id),
+            )
+            return next((codec.table_from_row(row) for row in rows), None)
+
+        return await self._read(work)
+
     async def open_tables(self) -> list[TableRecord]:
         """Every open table whose row can be read (``open_rows`` also lists the others)."""
         return [t for t in await self.open_rows() if isinstance(t, TableRecord)]
