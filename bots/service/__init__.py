@@ -40,8 +40,10 @@ from .errors import (
     IllegalMove,
     LobbyFull,
     LobbyNotOpen,
+    MatchNotOver,
     MatchOver,
     MustCapture,
+    NoFinishedMatch,
     NoHint,
     NoOpenTable,
     NoSuchPlan,
@@ -74,6 +76,7 @@ from .notices import (
     TableUpdated,
     YourTurn,
 )
+from .records import RecordFile
 from .service import COMPUTER_LEVELS, TableService
 from .views import (
     HandView,
@@ -117,9 +120,11 @@ __all__ = [
     "LobbyView",
     "ManualClock",
     "MatchEnded",
+    "MatchNotOver",
     "MatchOver",
     "MatchResultView",
     "MustCapture",
+    "NoFinishedMatch",
     "NoHint",
     "NoOpenTable",
     "NoSuchPlan",
@@ -138,6 +143,7 @@ __all__ = [
     "PlayDescription",
     "PracticeTable",
     "Preview",
+    "RecordFile",
     "RoundClose",
     "RoundEnded",
     "RoundResultView",

@@ -190,3 +190,17 @@ class NotRunning(ServiceError):
     """A match action at a table whose match has not started."""
 
     msgid = N_("The match has not started yet.")
+
+
+class NoFinishedMatch(ServiceError):
+    """A record asked for in a chat where no match has finished yet."""
+
+    msgid = N_(
+        "No match has finished in this chat yet, so there is no record to send. Start one with {command}."
+    )
+
+
+class MatchNotOver(ServiceError):
+    """A record asked for while its match is still played: it would tell the hands and the stock."""
+
+    msgid = N_("This match is still being played: its record comes when it ends.")

@@ -62,8 +62,9 @@ from .errors import (
 from .ids import Person, new_table_id, platform_of
 from .live import LiveTable, capacity, header, people, seat_of
 from .notices import LobbyClosed, LobbyUpdated, Notice, TableSetAside, TableUpdated
+from .records import Records
 from .results import display_rating
-from .runner import Acknowledge, Decision, Runner
+from .runner import Acknowledge, Decision
 from .views import (
     HandView,
     HintView,
@@ -95,7 +96,7 @@ REMEMBER_RETRIES = 3
 log = logging.getLogger(__name__)
 
 
-class TableService(Runner):
+class TableService(Records):
     """Lobbies and matches for the chats of the given platforms.
 
     ``TableService(store, platforms, *, clock=None, config=None, rng=None, match_factory=None)``:
