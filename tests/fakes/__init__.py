@@ -8,10 +8,12 @@ from .telegram_models import (
     CallbackAnswer,
     CallbackQueryRecord,
     FakeChat,
+    FakeDocument,
     FakeMessage,
     FakeUsageError,
     FakeUser,
     MessageVersion,
+    Upload,
 )
 
 __all__ = [
@@ -21,6 +23,7 @@ __all__ = [
     "CallbackAnswer",
     "CallbackQueryRecord",
     "FakeChat",
+    "FakeDocument",
     "FakeMessage",
     "FakeRequest",
     "FakeTelegram",
@@ -28,4 +31,5 @@ __all__ = [
     "FakeUser",
     "FloodLimit",
     "MessageVersion",
+    "Upload",
 ]

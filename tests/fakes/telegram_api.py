@@ -43,6 +43,7 @@ from .telegram_models import (
     FakeUser,
     JSONDict,
     MessageVersion,
+    Upload,
     numeric_id,
 )
 from .telegram_records import TelegramRecords
@@ -164,8 +165,13 @@ class FakeTelegram(TelegramRecords):
     async def handle(self, url: str, request_data: RequestData | None) -> tuple[int, bytes]:
         """Answer one HTTP call to ``.../bot<token>/<method>`` as the Bot API would."""
         prefix, _, method = url.rpartition("/")
-        # A JSON round trip is what the parameters go through on the wire.
+        # A JSON round trip is what the parameters go through on the wire; uploaded files
+        # travel beside them as parts of a multipart form.
         params: JSONDict = json.loads(json.dumps(request_data.parameters)) if request_data else {}
+        if request_data is not None and request_data.contains_files:
+            for name, (filename, data, mime_type) in request_data.multipart_data.items():
+                if isinstance(data, bytes):
+                    params[name] = Upload(str(filename), data, str(mime_type) if mime_type else None)
         is_polling = method.lower() == "getupdates"
         call = ApiCall(method, params, time.perf_counter(), None if is_polling else self._cause())
         self.api_calls.append(call)

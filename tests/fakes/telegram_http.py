@@ -16,7 +16,7 @@ the server object as in any test; their updates wait for the bot's
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -35,9 +35,15 @@ TEXT_FIELDS = frozenset(
 
 @dataclass
 class _Params:
-    """What ``FakeTelegram.handle`` reads of a request: its decoded parameters."""
+    """What ``FakeTelegram.handle`` reads of a request: its decoded parameters and its
+    uploaded files (as python-telegram-bot's ``RequestData`` gives them)."""
 
     parameters: dict[str, Any]
+    multipart_data: dict[str, tuple[str, bytes, str | None]] = field(default_factory=dict)
+
+    @property
+    def contains_files(self) -> bool:
+        return bool(self.multipart_data)
 
 
 def _decoded(key: str, value: str) -> Any:
@@ -75,13 +81,17 @@ class HttpFront:
             self._runner = None
 
     async def _call(self, request: web.Request) -> web.Response:
+        files: dict[str, tuple[str, bytes, str | None]] = {}
         if request.content_type == "application/json":
             params = await request.json() if request.can_read_body else {}
         else:
             form = await request.post()
-            params = {key: _decoded(key, str(value)) for key, value in form.items()}
+            params = {key: _decoded(key, str(value)) for key, value in form.items()
+                      if not isinstance(value, web.FileField)}
+            files = {key: (value.filename, value.file.read(), value.content_type)
+                     for key, value in form.items() if isinstance(value, web.FileField)}
         try:
-            status, body = await self.server.handle(request.path, _Params(params))  # type: ignore[arg-type]
+            status, body = await self.server.handle(request.path, _Params(params, files))  # type: ignore[arg-type]
         except NetworkError:
             raise web.HTTPBadGateway() from None
         return web.Response(status=status, body=body, content_type="application/json")

@@ -19,15 +19,19 @@ from .telegram_models import (
     ApiError,
     CallbackAnswer,
     FakeChat,
+    FakeDocument,
     FakeMessage,
     FakeUser,
     JSONDict,
     MessageVersion,
+    Upload,
     bad_request,
 )
 from .telegram_world import TelegramWorld, commands_key
 
 MAX_MESSAGE_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_COMMANDS = 100
 NOT_MODIFIED = (
@@ -96,6 +100,7 @@ class BotApiMethods:
                 "setWebhook",
                 "deleteWebhook",
                 "sendMessage",
+                "sendDocument",
                 "editMessageText",
                 "editMessageReplyMarkup",
                 "deleteMessage",
@@ -211,6 +216,36 @@ class BotApiMethods:
         version = self._version(params, params.get("text"), markup)
         reply_to = self._reply_target(chat, params)
         return self.world.post(chat, self.world.bot_user, version, reply_to).to_api()
+
+    def sendDocument(self, params: JSONDict) -> JSONDict:
+        """A file uploaded in the request (multipart), or one the server keeps, by file_id."""
+        chat = self.world.writable_chat(params.get("chat_id"))
+        document = self._document(params.get("document"))
+        markup = check_reply_markup(params.get("reply_markup"), inline_only=False)
+        caption = params.get("caption") or ""
+        plain, entities = format_text(caption, params.get("parse_mode"), params.get("caption_entities"))
+        if len(plain) > MAX_CAPTION_LENGTH:
+            raise bad_request("message caption is too long")
+        reply_to = self._reply_target(chat, params)
+        mode = params.get("parse_mode")
+        now = time.perf_counter()
+        version = MessageVersion(plain, entities, markup, caption, mode, now, int(time.time()))
+        message = self.world.post(chat, self.world.bot_user, version, reply_to)
+        message.document = document
+        return message.to_api()
+
+    def _document(self, given: object) -> FakeDocument:
+        if isinstance(given, Upload):
+            if not given.data:
+                raise bad_request("file must be non-empty")
+            if len(given.data) > MAX_UPLOAD_BYTES:
+                raise ApiError(413, "Request Entity Too Large")
+            return self.world.keep_file(given)
+        if isinstance(given, str) and given in self.world.files:
+            return self.world.files[given]
+        if given is None or given == "":
+            raise bad_request("there is no document in the request")
+        raise bad_request("wrong file identifier/HTTP URL specified")
 
     def _own_message(self, params: JSONDict) -> FakeMessage:
         if params.get("inline_message_id"):

@@ -129,6 +129,35 @@ class MessageVersion:
         )
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file part of a multipart request, as the server receives it."""
+
+    filename: str
+    data: bytes
+    mime_type: str | None = None
+
+
+@dataclass(frozen=True)
+class FakeDocument:
+    """A file Telegram keeps: what a message shows of it, and its bytes for tests to read."""
+
+    file_id: str
+    file_unique_id: str
+    file_name: str
+    mime_type: str
+    data: bytes
+
+    def to_api(self) -> JSONDict:
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_name": self.file_name,
+            "mime_type": self.mime_type,
+            "file_size": len(self.data),
+        }
+
+
 @dataclass(eq=False)
 class FakeMessage:
     """A message in a chat: its versions (edits) and whether it was deleted.
@@ -147,6 +176,8 @@ class FakeMessage:
     #: Who Telegram shows as the author when it is a chat: the group itself for an
     #: anonymous admin, a channel for its posts in a linked discussion group.
     sender_chat: FakeChat | None = None
+    #: A file the message carries; its text is then the caption (possibly empty).
+    document: FakeDocument | None = None
 
     @property
     def current(self) -> MessageVersion:
@@ -209,12 +240,19 @@ class FakeMessage:
             "date": self.versions[0].date,
             "chat": self.chat.to_api(),
             "from": self.sender.to_api(),
-            "text": version.text,
         }
+        if self.document is not None:
+            data["document"] = self.document.to_api()
+            if version.text:
+                data["caption"] = version.text
+            if version.entities:
+                data["caption_entities"] = version.entities
+        else:
+            data["text"] = version.text
+            if version.entities:
+                data["entities"] = version.entities
         if self.sender_chat is not None:
             data["sender_chat"] = self.sender_chat.to_api()
-        if version.entities:
-            data["entities"] = version.entities
         if version.reply_markup and "inline_keyboard" in version.reply_markup:
             data["reply_markup"] = version.reply_markup
         if self.edited:

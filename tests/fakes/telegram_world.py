@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import mimetypes
 import time
 from collections.abc import Iterable
 
 from .telegram_models import (
     CallbackQueryRecord,
     FakeChat,
+    FakeDocument,
     FakeMessage,
     FakeUsageError,
     FakeUser,
@@ -22,6 +24,7 @@ from .telegram_models import (
     JSONDict,
     MemberStatus,
     MessageVersion,
+    Upload,
     bad_request,
     forbidden,
     numeric_id,
@@ -45,6 +48,8 @@ class TelegramWorld:
         self.callback_queries: dict[str, CallbackQueryRecord] = {}
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.webhook_url = ""
+        #: Files the bot uploaded, by file_id (a later send may name one instead of uploading).
+        self.files: dict[str, FakeDocument] = {}
         #: Keep every call's parameters and answer, every update's payload and every earlier
         #: version of each message, for tests to read back (see ``FakeTelegram``).
         self.history = True
@@ -194,6 +199,15 @@ class TelegramWorld:
         chat.next_message_id += 1
         chat.messages[message.message_id] = message
         return message
+
+    def keep_file(self, upload: Upload) -> FakeDocument:
+        """Store an uploaded file under a new file_id, as the server does."""
+        number = len(self.files) + 1
+        mime = upload.mime_type or mimetypes.guess_type(upload.filename)[0] or "application/octet-stream"
+        document = FakeDocument(f"BQACAgFAKE{number:06d}", f"AgADFAKE{number:06d}", upload.filename, mime,
+                                upload.data)
+        self.files[document.file_id] = document
+        return document
 
     def new_update(self, payload: JSONDict) -> IncomingUpdate:
         """Number an update the way the server does (strictly increasing ids)."""

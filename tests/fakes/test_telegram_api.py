@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -475,3 +475,59 @@ async def test_the_polling_loop_receives_queued_updates(server: FakeTelegram) ->
         await application.stop()
     assert server.last_message(server.private_chat(alice)).text == "Welcome, Alice!"
     assert server.calls("deleteWebhook")
+
+
+async def test_a_document_is_uploaded_as_a_multipart_file_and_shown_with_its_caption(
+    server: FakeTelegram, app: AnyApp
+) -> None:
+    alice = server.add_user("Alice")
+    await server.deliver(app, server.user_sends(alice, None, "/start"))
+    welcome = server.last_message(server.private_chat(alice))
+    sent = await app.bot.send_document(
+        alice.id, b'{"a": 1}\n', filename="game.json", caption="<b>Kept</b> for you", parse_mode="HTML",
+        reply_to_message_id=welcome.message_id,
+    )
+    assert sent.document is not None and sent.document.file_name == "game.json"
+    assert sent.document.file_size == 9 and sent.caption == "Kept for you" and sent.text is None
+    message = server.last_message(server.private_chat(alice))
+    assert message.document is not None and message.document.data == b'{"a": 1}\n'
+    assert message.document.mime_type == "application/json" and message.reply_to is welcome
+    assert message.text == "Kept for you" and message.entities[0]["type"] == "bold"
+    # A file the server keeps is sent again by its id, without uploading it.
+    again = await app.bot.send_document(alice.id, sent.document.file_id)
+    assert again.document is not None and again.document.file_unique_id == sent.document.file_unique_id
+
+
+async def test_a_document_follows_the_rules_of_any_message(server: FakeTelegram, app: AnyApp) -> None:
+    server.clear_faults()  # a refusal each, not a flood limit
+    alice, stranger = server.add_user("Alice"), server.add_user("Stranger")
+    with pytest.raises(Forbidden, match="bot can't initiate conversation with a user"):
+        await app.bot.send_document(stranger.id, b"{}", filename="game.json")
+    await server.deliver(app, server.user_sends(alice, None, "/start"))
+    with pytest.raises(BadRequest, match="File must be non-empty"):
+        await app.bot.send_document(alice.id, b"", filename="game.json")
+    with pytest.raises(BadRequest, match="Wrong file identifier"):
+        await app.bot.send_document(alice.id, "no-such-file")
+    with pytest.raises(BadRequest, match="Message caption is too long"):
+        await app.bot.send_document(alice.id, b"{}", filename="game.json", caption="x" * 1025)
+    server.block_bot(alice)
+    with pytest.raises(Forbidden, match="bot was blocked by the user"):
+        await app.bot.send_document(alice.id, b"{}", filename="game.json")
+
+
+async def test_over_http_a_document_arrives_as_the_form_s_file_part(server: FakeTelegram) -> None:
+    from tests.fakes.telegram_http import HttpFront
+
+    front = HttpFront(server)
+    url = await front.start()
+    try:
+        alice = server.add_user("Alice")
+        server.private_chat(alice)
+        bot = Bot(server.token, base_url=f"{url}/bot")
+        async with bot:
+            sent = await bot.send_document(alice.id, b"[1, 2]", filename="x.json", caption="two")
+        assert sent.document is not None and sent.caption == "two"
+        message = server.last_message(server.private_chat(alice))
+        assert message.document is not None and message.document.data == b"[1, 2]"
+    finally:
+        await front.stop()
