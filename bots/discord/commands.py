@@ -27,7 +27,7 @@ from ..render import (
     render_table,
 )
 from ..render.actions import is_number
-from ..render.common import VARIANT_NAMES
+from ..render.common import VARIANT_FIELDS, VARIANT_NAMES
 from ..service import (
     BadInput,
     BadSetting,
@@ -76,7 +76,7 @@ LANGUAGES = [
     Choice(name=bilingual(texts.LANGUAGE_AUTO), value="auto"),
 ]
 VARIANTS = [
-    Choice(name=bilingual(msgid, context=context), value=name)
+    Choice(name=bilingual(msgid, context=context, fields=VARIANT_FIELDS), value=name)
     for name, (context, msgid) in VARIANT_NAMES.items()
 ]
 SCOPES = [

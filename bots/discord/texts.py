@@ -9,6 +9,8 @@ English: Discord wants them short, lower case and the same for everyone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..i18n import N_, translator
 
 # -- replies -------------------------------------------------------------------------
@@ -52,7 +54,9 @@ HAND = N_("Show my hand again")
 MAX_DESCRIPTION = 100
 
 
-def bilingual(msgid: str, limit: int = MAX_DESCRIPTION, *, context: str | None = None) -> str:
+def bilingual(
+    msgid: str, limit: int = MAX_DESCRIPTION, *, context: str | None = None, fields: Mapping[str, object] = {}
+) -> str:
     """``msgid`` in Arabic and English, for texts the Discord client shows by itself.
 
     >>> bilingual("Basra, the Egyptian card game")
@@ -60,8 +64,8 @@ def bilingual(msgid: str, limit: int = MAX_DESCRIPTION, *, context: str | None =
     """
     ar, en = translator("ar"), translator("en")
     if context is None:
-        arabic, english = ar.gettext(msgid), en.gettext(msgid)
+        arabic, english = ar.gettext(msgid, **fields), en.gettext(msgid, **fields)
     else:
-        arabic, english = ar.pgettext(context, msgid), en.pgettext(context, msgid)
+        arabic, english = ar.pgettext(context, msgid, **fields), en.pgettext(context, msgid, **fields)
     both = f"{arabic} · {english}" if arabic != english else english
     return both if len(both) <= limit else arabic[:limit]

@@ -36,8 +36,8 @@ code outside ``bots`` (``core``) may define its own identity ``N_``.
 
 from __future__ import annotations
 
-from .bidi import isolate, number_text, score_text, user_text
-from .cards import card_label, cards_text
+from .bidi import facing_scores, isolate, number_text, score_text, user_text
+from .cards import card_face, card_label, cards_text
 from .lang import DEFAULT_LANGUAGE, SOURCE_LANGUAGE, SUPPORTED, is_rtl, resolve_language
 from .markers import N_, NP_
 from .translation import Translator, translator
@@ -49,8 +49,10 @@ __all__ = [
     "SOURCE_LANGUAGE",
     "SUPPORTED",
     "Translator",
+    "card_face",
     "card_label",
     "cards_text",
+    "facing_scores",
     "is_rtl",
     "isolate",
     "number_text",

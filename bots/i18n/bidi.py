@@ -41,6 +41,17 @@ def score_text(*scores: int) -> str:
     return isolate("–".join(str(score) for score in scores))
 
 
+def facing_scores(*scores: int) -> str:
+    """Scores for a line that names the sides around them (``Alice 36–37 Badr``): each
+    score isolated on its own, so that in both directions it stays beside its own side's
+    name. Isolated as one run, right-to-left text would put ``36`` beside Badr.
+
+    >>> facing_scores(36, 37)
+    '\u206636\u2069–\u206637\u2069'
+    """
+    return "–".join(isolate(str(score)) for score in scores)
+
+
 def number_text(n: int) -> str:
     """A number for running text: Western digits; isolated only when it carries a sign.
 

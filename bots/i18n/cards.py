@@ -3,11 +3,15 @@
 A label is the rank as printed on the card (``A 2 … 10 J Q K``: Latin
 letters, as Egyptian players read them off real cards, also in Arabic text)
 and the suit symbol. Spoken names (ولد, jack) are in ``bots.i18n.words``.
-A run of labels is wrapped in a left-to-right isolate so that Arabic text
-around it cannot reverse it (see ``bots.i18n.bidi``).
+A label on its own, and a run of labels, is wrapped in a left-to-right
+isolate so that Arabic text around it cannot reverse it: ``7♣`` would read
+``♣7`` (see ``bots.i18n.bidi``). ``card_face`` is the bare label, for runs
+built elsewhere and isolated as a whole.
 
->>> card_label("10D"), card_label("qs")
+>>> card_face("10D"), card_face("qs")
 ('10♦', 'Q♠')
+>>> card_label("7C")
+'\u20667♣\u2069'
 >>> cards_text(["10D", "7C", "QS"])
 '\\u206610♦ 7♣ Q♠\\u2069'
 """
@@ -37,12 +41,18 @@ def split_card(card: object) -> tuple[str, str]:
     return rank, suit
 
 
-def card_label(card: object) -> str:
-    """The label a player sees for one card: ``"10D"`` → ``"10♦"``, ``"QS"`` → ``"Q♠"``."""
+def card_face(card: object) -> str:
+    """What a player sees of one card: ``"10D"`` → ``"10♦"``, ``"QS"`` → ``"Q♠"`` (bare:
+    isolate it, or the run it is part of, before it goes into text)."""
     rank, suit = split_card(card)
     return rank + SUIT_SYMBOLS[suit]
 
 
+def card_label(card: object) -> str:
+    """One card's label for text and buttons, isolated: rank then suit in both languages."""
+    return isolate(card_face(card))
+
+
 def cards_text(cards: Iterable[object]) -> str:
     """Card labels joined by spaces, isolated so the order survives Arabic text."""
-    return isolate(" ".join(card_label(card) for card in cards))
+    return isolate(" ".join(card_face(card) for card in cards))

@@ -7,7 +7,7 @@ from typing import Final, Protocol
 
 from core import Rules
 
-from ..i18n import NP_, Translator, card_label, cards_text, isolate, score_text, user_text
+from ..i18n import NP_, Translator, card_face, card_label, cards_text, facing_scores, isolate, user_text
 from ..i18n.words import computer_player_name, team_name
 from ..service.service import VARIANTS
 
@@ -16,15 +16,25 @@ VARIANT_NAMES: Final = {
     "target 100": NP_("variant", "Match to 100"),
     "small majority": NP_("variant", "Small majority (3 points, split on a tie)"),
     "optional capture": NP_("variant", "Optional capture"),
-    "7D by count": NP_("variant", "7♦ basra by count"),
+    "7D by count": NP_("variant", "{card} basra by count"),
 }
 #: The same variants, short enough for a button two to a row.
 VARIANT_BUTTONS: Final = {
     "target 100": NP_("variant button", "To 100"),
     "small majority": NP_("variant button", "Small majority"),
     "optional capture": NP_("variant button", "Optional capture"),
-    "7D by count": NP_("variant button", "7♦ by count"),
+    "7D by count": NP_("variant button", "{card} by count"),
 }
+#: The fields of those names: the 7♦ as a card label, isolated like every other.
+VARIANT_FIELDS: Final = {"card": card_label("7D")}
+
+
+def variant_name(t: Translator, name: str) -> str:
+    return t.pgettext(*VARIANT_NAMES[name], **VARIANT_FIELDS)
+
+
+def variant_button(t: Translator, name: str) -> str:
+    return t.pgettext(*VARIANT_BUTTONS[name], **VARIANT_FIELDS)
 
 
 class Named(Protocol):
@@ -80,7 +90,7 @@ def floor_text(t: Translator, floor: Sequence[str], marked: Iterable[int] = ()) 
         return t.pgettext("floor", "empty")
     chosen = set(marked)
     return isolate(
-        " ".join(f"[{card_label(c)}]" if i in chosen else card_label(c) for i, c in enumerate(floor))
+        " ".join(f"[{card_face(c)}]" if i in chosen else card_face(c) for i, c in enumerate(floor))
     )
 
 
@@ -98,7 +108,7 @@ def scores_line(t: Translator, seats: Sequence[Member], scores: tuple[int, int],
     return t.gettext(
         "{first} {score} {second} (to {target})",
         first=side_name(t, seats, 0),
-        score=score_text(*scores),
+        score=facing_scores(*scores),
         second=side_name(t, seats, 1),
         target=target,
     )
@@ -111,7 +121,7 @@ def variants_on(rules: Rules) -> list[str]:
 
 
 def variants_line(t: Translator, rules: Rules) -> str:
-    on = [t.pgettext(*VARIANT_NAMES[name]) for name in variants_on(rules)]
+    on = [variant_name(t, name) for name in variants_on(rules)]
     if not on:
         # TRANSLATORS: the rules of a table when no variant is chosen; {target} is 121 by default.
         return t.gettext("Rules: standard, to {target} points", target=rules.target)

@@ -7,12 +7,12 @@ from typing import Final
 
 from core import Rules
 
-from ..i18n import N_, Translator, user_text
+from ..i18n import N_, Translator, card_label, user_text
 from ..i18n.words import basras_count, points_count, term
 from ..service.errors import ServiceError
 from ..service.views import LeaderboardView, SettingsView, StatsLine, StatsView
 from .actions import Action, Button
-from .common import VARIANT_BUTTONS, VARIANT_NAMES, clock_text, variants_line
+from .common import clock_text, variant_button, variant_name, variants_line
 from .markup import Line, Span, Text
 from .rendered import Rendered
 
@@ -24,6 +24,7 @@ COMMANDS: Final = {
     "resign": N_("resign the running match"),
     "score": N_("your record: matches, wins, basras, best round, rating"),
     "top": N_("the leaderboard of this chat"),
+    "record": N_("the last finished match of this chat as a file: every deal and play, to keep or replay"),
     "settings": N_("variants, turn clock and language"),
     "rules": N_("how Basra is played"),
     "help": N_("this help"),
@@ -78,7 +79,10 @@ def render_rules(t: Translator, rules: Rules | None = None) -> Rendered:
             )
         ),
         Line.of(
-            t.gettext("A jack or the 7♦ takes the whole floor; a queen or a king takes only its own rank.")
+            t.gettext(
+                "A jack or the {seven} takes the whole floor; a queen or a king takes only its own rank.",
+                seven=card_label("7D"),
+            )
         ),
         Line.of(
             t.gettext(
@@ -90,7 +94,9 @@ def render_rules(t: Translator, rules: Rules | None = None) -> Rendered:
         Line.of(
             t.gettext(
                 "Each round: 27 cards or more take the {majority} ({points}); aces and jacks 1 each, "
-                "2♣ 2, 10♦ 3.",
+                "{two_clubs} 2, {ten_diamonds} 3.",
+                two_clubs=card_label("2C"),
+                ten_diamonds=card_label("10D"),
                 majority=term(t, "majority"),
                 points=points_count(t, rules.majority_points),
             )
@@ -115,7 +121,7 @@ def render_settings(settings: SettingsView, t: Translator) -> Rendered:
     for name, on in settings.variants:
         lines.append(
             Line.of(
-                t.gettext("{variant}: {state}", variant=t.pgettext(*VARIANT_NAMES[name]), state=on_off[on])
+                t.gettext("{variant}: {state}", variant=variant_name(t, name), state=on_off[on])
             )
         )
     lines.append(Line.of(t.gettext("Turn clock: {clock}", clock=clock_text(settings.turn_seconds))))
@@ -123,7 +129,7 @@ def render_settings(settings: SettingsView, t: Translator) -> Rendered:
     lines.append(Line.of(t.gettext("Language: {language}", language=language)))
     toggles = [
         Button(
-            ("✓ " if on else "") + t.pgettext(*VARIANT_BUTTONS[name]),
+            ("✓ " if on else "") + variant_button(t, name),
             Action("variant", arg=name, plan=int(not on)),
         )
         for name, on in settings.variants

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from ..i18n import Translator, score_text
+from ..i18n import Translator, card_label, facing_scores
 from ..i18n.words import basras_count, cards_count, points_count, term
 from ..service.views import MatchResultView, RoundResultView, SeatResult, SidePoints
 from .common import seat_name, side_name
+from .actions import Action, Button
 from .markup import Line, Span, Text
 from .rendered import Rendered
 
@@ -18,10 +19,10 @@ def _breakdown(t: Translator, side: SidePoints) -> str:
         items.append(t.gettext("aces {n}", n=side.aces))
     if side.jacks:
         items.append(t.gettext("jacks {n}", n=side.jacks))
-    if side.two_clubs:
-        items.append(t.gettext("2♣ {n}", n=side.two_clubs))
-    if side.ten_diamonds:
-        items.append(t.gettext("10♦ {n}", n=side.ten_diamonds))
+    for card, points in (("2C", side.two_clubs), ("10D", side.ten_diamonds)):
+        if points:
+            # TRANSLATORS: a card worth points in a round's breakdown and its points, e.g. "2♣ 2".
+            items.append(t.gettext("{card} {n}", card=card_label(card), n=points))
     if side.basra_points:
         items.append(t.gettext("basras {n}", n=side.basra_points))
     shown = " · ".join(items) if items else "—"
@@ -53,7 +54,7 @@ def render_round_result(result: RoundResultView, t: Translator) -> Rendered:
             t.gettext(
                 "Score: {first} {score} {second}",
                 first=side_name(t, result.seats, 0),
-                score=score_text(*result.scores),
+                score=facing_scores(*result.scores),
                 second=side_name(t, result.seats, 1),
             )
         )
@@ -66,7 +67,9 @@ def _seat_line(t: Translator, result: MatchResultView, seat: SeatResult) -> str:
     # TRANSLATORS: one player's line in a match result, e.g. "Alice: win".
     text = t.gettext("{name}: {outcome}", name=seat_name(t, seat), outcome=outcome)
     if result.counted and seat.player_id is not None:
-        text += " · " + t.gettext("+{points} profile points", points=seat.profile_points)
+        text += " · " + t.ngettext(
+            "+{n} profile point", "+{n} profile points", seat.profile_points
+        )
     if seat.rating_before is not None and seat.rating_after is not None:
         text += " · " + t.gettext(
             "rating {before} → {after}", before=seat.rating_before, after=seat.rating_after
@@ -89,11 +92,20 @@ def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
         lines.append(Line.of(t.gettext("{name} ran out of time.", name=seat_name(t, resigned))))
     elif result.reason == "expired":
         lines.append(Line.of(t.gettext("Practice match closed after a day without play.")))
-    score = score_text(*result.scores)
-    lines.append(Line.of(t.gettext("Final score: {score} (to {target})", score=score, target=result.target)))
+    lines.append(Line.of(t.gettext(
+        "Final score: {first} {score} {second} (to {target})",
+        first=side_name(t, seats, 0),
+        score=facing_scores(*result.scores),
+        second=side_name(t, seats, 1),
+        target=result.target,
+    )))
     lines.append(Line.of(t.ngettext("{n} round played", "{n} rounds played", len(result.rounds))))
     for seat in seats:
         lines.append(Line.of("· " + _seat_line(t, result, seat)))
     if result.practice:
         lines.append(Line.of(t.gettext("Practice against the computer: nothing counted.")))
-    return Rendered(Text.of(*lines))
+    if result.reason == "expired":  # closed for sitting idle: not finished, no record
+        return Rendered(Text.of(*lines))
+    # TRANSLATORS: the button under a match result that sends the match's record as a file.
+    record = Button(t.gettext("📄 Record"), Action("record", result.table_id))
+    return Rendered(Text.of(*lines), ((record,),))

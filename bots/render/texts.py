@@ -11,7 +11,7 @@ import math
 from core.ai import LEVELS
 
 from ..i18n import Translator, card_label
-from ..i18n.words import cards_count, deals_left, level_name, team_name, turn_of, your_turn
+from ..i18n.words import cards_count, deals_left, level_name, points_count, team_name, turn_of, your_turn
 from ..service.notices import ClockWarning, YourTurn
 from ..service.service import COMPUTER_LEVELS
 from ..service.views import HandView, LobbyView, PlayDescription, Preview, TableView
@@ -195,7 +195,8 @@ def _table_lines(
         stock = t.gettext("Stock: {cards}", cards=cards_count(t, table.stock))
         lines.append(Line.of(f"{stock} · {deals_left(t, table.deals_left)}"))
     if table.carry:
-        lines.append(Line.of(t.gettext("Carried majority: {points} more points", points=table.carry)))
+        carried = t.gettext("Carried majority: {points} more", points=points_count(t, table.carry))
+        lines.append(Line.of(carried))
     if table.last_play is not None:
         lines.append(Line.of(describe_play(t, table, table.last_play)))
     if close is not None and close.leftovers and close.team is not None:

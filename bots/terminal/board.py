@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..i18n import Translator, card_label, isolate
+from ..i18n import Translator, card_face, isolate
 from ..i18n.words import basras_count, cards_count, team_name
 from ..render import (
     Action,
@@ -115,7 +115,7 @@ def _table_edits(t: Translator, text: Text, table: TableView, plays: Sequence[Pl
 
 def plan_label(t: Translator, taken: Sequence[str], basra: bool) -> str:
     """What a plan takes, as a choice: ``5♣ + 2♥`` (isolated), with "basra!" when it is one."""
-    label = isolate(" + ".join(card_label(card) for card in taken))
+    label = isolate(" + ".join(card_face(card) for card in taken))
     return label + " · " + t.gettext("basra!") if basra else label
 
 

@@ -13,7 +13,7 @@ import simcord
 from discord_limits import RateLimits
 
 from bots.discord import BasraBot
-from bots.i18n import card_label
+from bots.i18n import card_face
 from bots.render import Action
 from bots.service import TableView
 from core import Match
@@ -124,7 +124,7 @@ async def current_table(world: World) -> TableView:
 # -- privacy -------------------------------------------------------------------------
 
 # A round result names the point cards as items of its breakdown ("2♣ 2", "10♦ 3").
-BREAKDOWN_ITEM = re.compile(r"(2♣|10♦) \d+")
+BREAKDOWN_ITEM = re.compile("\u2066?(2♣|10♦)\u2069? \\d+")
 # A table message names its round; a finished round's cards were all played in public.
 ROUND_HEADER = re.compile(r"Basra · round (\d+)")
 
@@ -139,7 +139,7 @@ class PublicScan:
 
     async def check(self, table_id: str) -> None:
         held = await held_cards(self.world, table_id)
-        labels_held = {card_label(c) for c in held}
+        labels_held = {card_face(c) for c in held}
         round_no = (await self.world.bot.service.table(table_id)).round_no
         for message in public(self.world):
             body = body_of(message)
@@ -255,7 +255,7 @@ def mentioned(message: discord.Message) -> list[int]:
 
 
 def labels(cards: Iterable[str]) -> list[str]:
-    return [card_label(c) for c in cards]
+    return [card_face(c) for c in cards]
 
 
 def pinged(world: World, message: discord.Message) -> list[int]:

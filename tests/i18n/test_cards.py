@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots.i18n import card_label, cards_text, isolate, number_text, score_text, user_text
+from bots.i18n import card_face, card_label, cards_text, isolate, number_text, score_text, user_text
 
 LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 
@@ -14,7 +14,9 @@ LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
     [("10D", "10♦"), ("QS", "Q♠"), ("AH", "A♥"), ("2C", "2♣"), ("JS", "J♠"), ("7d", "7♦")],
 )
 def test_a_card_shows_its_rank_and_suit_symbol(code: str, label: str) -> None:
-    assert card_label(code) == label
+    assert card_face(code) == label
+    # On its own in text or on a button, isolated: Arabic around it cannot put the suit first.
+    assert card_label(code) == f"{LRI}{label}{PDI}"
 
 
 class FakeCard:
@@ -28,7 +30,7 @@ class FakeCard:
 
 
 def test_anything_whose_str_is_a_card_code_can_be_shown() -> None:
-    assert card_label(FakeCard("KH")) == "K♥"
+    assert card_face(FakeCard("KH")) == "K♥"
     assert cards_text([FakeCard("10D"), "7C"]) == f"{LRI}10♦ 7♣{PDI}"
 
 

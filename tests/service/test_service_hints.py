@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.i18n import card_label, cards_text, translator
+from bots.i18n import card_face, card_label, cards_text, translator
 from bots.i18n.bidi import LRI
 from bots.render import Action, hint_text, render_hand, render_hint
 from bots.render.hints import REASON_WORDING, reason_text
@@ -126,7 +126,7 @@ def test_every_reason_the_computer_gives_is_worded_in_both_languages(key: str) -
     assert arabic != english and "{" not in arabic
     for value in args.values():
         if isinstance(value, tuple):
-            assert f"{LRI}{' '.join(card_label(c) for c in value)}" in arabic
+            assert f"{LRI}{' '.join(card_face(c) for c in value)}" in arabic
     assert key in REASON_WORDING
     hint_line = hint_text(HintView(None, "10D", 1, key, args), translator("ar"))  # type: ignore[arg-type]
     assert arabic in hint_line

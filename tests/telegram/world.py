@@ -20,7 +20,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application
 
-from bots.i18n import card_label
+from bots.i18n import card_face
 from bots.service import ManualClock, ServiceConfig, TableView
 from bots.telegram.application import BasraTelegram
 from tests.fakes import ApiCall, CallbackQueryRecord, FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -172,7 +172,7 @@ def buttons_with(message: FakeMessage, verb: str) -> list[str]:
     return [d for d in message.button_data() if d.split("|")[1:2] == [verb]]
 
 
-POINT_ITEMS = re.compile(r"(?:2♣|10♦) \d+(?![♣♦♥♠\d])")
+POINT_ITEMS = re.compile("\u2066?(?:2♣|10♦)\u2069? \\d+(?![♣♦♥♠\\d])")
 
 
 def labels_in(text: str) -> set[str]:
@@ -215,13 +215,13 @@ class HandLedger:
             for notice in notices:
                 hand = getattr(notice, "hand", None)
                 if hand is not None:
-                    ledger._hands[hand.player_id] = frozenset(card_label(c) for c in hand.hand)
+                    ledger._hands[hand.player_id] = frozenset(card_face(c) for c in hand.hand)
                 table = getattr(notice, "table", None)
                 if table is not None and table.last_play is not None:
                     play = table.last_play
-                    public.update(card_label(c) for c in (play.card, *play.taken))
+                    public.update(card_face(c) for c in (play.card, *play.taken))
                 if table is not None and table.round_close is not None:
-                    public.update(card_label(c) for c in table.round_close.leftovers)
+                    public.update(card_face(c) for c in table.round_close.leftovers)
             ledger.snapshots.append((time.perf_counter(), dict(ledger._hands), frozenset(public)))
             await original(notices)
 

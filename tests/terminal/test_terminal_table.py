@@ -92,7 +92,7 @@ def test_the_cards_taken_this_round_are_counted_as_the_round_goes(
     counts = re.findall(r"Taken this round: ⁨Mona⁩ (\d+) cards? · Computer \(beginner\) (\d+) cards?", screen)
     assert counts[0] == ("0", "0")
     assert ("3", "0") in counts  # the 9♦ and the two cards it took
-    assert "⁦0–0⁩" in screen  # the match score itself moves only when a round is scored
+    assert "⁦0⁩–⁦0⁩" in screen  # the match score itself moves only when a round is scored
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
