@@ -286,6 +286,18 @@ class TableService(Records):
         ):
             raise BadInput(f"a {mode} table has no {seats_count} seats")
         self._check_level(level)
+        return await self._open_lobby(chat_id, creator, mode, seats_count, level, {})
+
+    async def _open_lobby(
+        self,
+        chat_id: str,
+        creator: Person,
+        mode: TableMode,
+        seats_count: int,
+        level: str,
+        extra: dict[str, Any],
+    ) -> LobbyView:
+        """``new_lobby`` once its arguments are checked; ``extra`` goes into the header."""
         if chat_id in self._by_chat:
             raise TableExists()
         self._note_person(creator)
@@ -301,7 +313,7 @@ class TableService(Records):
             created_by=creator.player_id,
             rules=settings.rules if settings is not None else {},
             seats=(Seat(player_id=creator.player_id, name=creator.name, team=0),),
-            header={"capacity": seats_count, "turn_seconds": turn, "level": level},
+            header={"capacity": seats_count, "turn_seconds": turn, "level": level, **extra},
             deadline=self._clock.now() + self._config.lobby_idle_seconds,
         )
         try:
@@ -335,6 +347,62 @@ class TableService(Records):
         """Open and start at once a practice match: ``person`` against computers of ``level``."""
         lobby = await self.new_lobby(chat_id, person, "practice", players=players, level=level)
         return await self.start_match(lobby.table_id, person)
+
+    async def rematch(self, table_id: str, person: Person) -> LobbyView | TableView:
+        """The Rematch button of a finished match: the first press opens a lobby in its chat
+        with the same mode, teams and computers (the chat's settings apply, as to any new
+        table); each player of the match who presses it is seated on their old team; once
+        every one of them is back the match starts (returns its table): a practice match
+        comes back at once. NotSeated for someone who did not play it, TableExists when the
+        chat has another game open."""
+        old, _ = await self._closed_table(table_id)
+        if old.status in ("lobby", "running"):
+            raise BadInput(f"table {table_id!r} is not finished")
+        mine = seat_of(old, person.player_id)
+        if mine is None:
+            raise NotSeated()
+        team = old.seats[mine].team if capacity(old) == 4 else None
+        lobby = await self._rematch_lobby(old, person, team)
+        live = self._tables.get(lobby.table_id)
+        if live is None or live.record.status != "lobby":
+            return lobby
+        back = {s.player_id for s in live.record.seats}
+        if all(p in back for p in header(live.record, "expected", [])):
+            creator = next(s for s in live.record.seats if s.player_id == live.record.created_by)
+            try:
+                return await self.start_match(
+                    live.table_id, Person(live.record.created_by, creator.name or "", None)
+                )
+            except LobbyNotOpen:  # the last two came back at once: the other press started it
+                return await self.table(live.table_id)
+        return lobby
+
+    async def _rematch_lobby(self, old: TableRecord, person: Person, team: int | None) -> LobbyView:
+        """The rematch lobby of ``old`` with ``person`` seated: joined if open, else opened."""
+        for _ in range(2):  # two first presses at once: the second joins the lobby the first opened
+            current = self._tables.get(self._by_chat.get(old.chat_id, ""))
+            if current is not None and header(current.record, "rematch_of", None) == old.table_id:
+                if seat_of(current.record, person.player_id) is not None:
+                    return self._lobby_view(current)
+                return await self.join(current.table_id, person, team)
+            if current is not None:
+                raise TableExists()
+            expected = [s.player_id for s in old.seats if s.player_id is not None]
+            extra = {"rematch_of": old.table_id, "expected": expected}
+            level = str(header(old, "level", "beginner"))
+            try:
+                lobby = await self._open_lobby(old.chat_id, person, old.mode, len(old.seats), level, extra)
+            except TableExists:
+                continue
+            if team:
+                lobby = await self.choose_team(lobby.table_id, person, team)
+            four = capacity(old) == 4
+            for seat in old.seats:  # the same computers, on the same sides
+                if seat.computer is not None:
+                    side = seat.team if four else None
+                    lobby = await self.add_computer(lobby.table_id, person, seat.computer, side)
+            return lobby
+        raise TableExists()
 
     async def _lobby_action(
         self, table_id: str, person: Person | None, change: Any, *, creator_only: bool = False
