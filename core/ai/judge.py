@@ -6,7 +6,9 @@ lone card left behind is a basra gift exactly when unseen cards could take
 it, and the odds count how many could. When the reply is likely to take
 nothing, this side plays next on that floor: this hand with 2 players, the
 partner's unseen hand in 2-v-2. A jack or the 7D held back is worth keeping
-for a fuller floor.
+for a fuller floor. Of two cards of one rank that differ in points (the 10D
+and another 10, the 2C and another 2), the cheaper is the one to lay: the
+same lay, with fewer points offered to the reply.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import NamedTuple
 from ..cards import Card
 from ..plans import is_basra
 from ..rules import Rules
+from .moves import cheaper_twin
 from .odds import (
     BASRA_POINTS,
     SHARE_BY_OTHER,
@@ -89,6 +92,12 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
         mine = s.mine + len(positions) + 1
         score = points + worth * (share[mine] - share[s.mine])
     else:
+        twin = cheaper_twin(card, s.hand)
+        if twin is not None:
+            # The same lay, with more points offered: never the better one.
+            # (Judged on its own, the chance to take back its own points
+            # next turn could make it look better.)
+            return judge(s, twin, None, weights) - (card.points - twin.points)
         cleared = False
         mine = s.mine
         score = 0.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..cards import Card
@@ -50,3 +51,27 @@ def legal_moves(view: SeatView) -> list[Move]:
         if not options or rules.optional_capture:
             moves.append(Move(card, 0, (), False))
     return moves
+
+
+def _twin(card: Card, hand: Sequence[Card], cheaper: bool) -> Card | None:
+    best: Card | None = None
+    for other in hand:
+        if other.rank != card.rank or other.is_sweeper != card.is_sweeper:
+            continue
+        mark = best if best is not None else card
+        if (other.points < mark.points) if cheaper else (other.points > mark.points):
+            best = other
+    return best
+
+
+def cheaper_twin(card: Card, hand: Sequence[Card]) -> Card | None:
+    """The card of ``card``'s rank in ``hand`` worth the fewest points, when it
+    is worth fewer than ``card`` (a 10 for the 10D, a 2 for the 2C); else None.
+
+    Cards of one rank take the same plans, and laid they leave a floor on which
+    every capture takes the same cards (RULES.md section 3): laying the dearer
+    one only hands its points to whoever takes it, where the cheaper one would
+    have done the same job and kept them in this hand.
+    """
+    return _twin(card, hand, cheaper=True)
+

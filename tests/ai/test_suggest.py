@@ -29,6 +29,21 @@ def test_taking_the_ten_of_diamonds_says_so() -> None:
     assert str(reason) == "takes 10♦ (3 points) and leaves no single card"
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_hint_lays_the_ten_of_diamonds_where_a_plain_ten_does_the_same(level: str) -> None:
+    # As players reported it: the floor holds only 4♥. Laid, 10♦ and 10♠ take
+    # nothing and leave the same floor to take from, but 10♦ offers 3 points.
+    view = view_of("10D JS 9D 10S", "4H")
+    suggestion = player(level, seed=1).suggest(view)
+    assert (suggestion.card.code, suggestion.plan) != ("10D", 0)
+
+
+def test_the_hint_lays_the_plain_ten_and_keeps_the_jack() -> None:
+    suggestion = player("strong").suggest(view_of("10D JS 9D 10S", "4H"))
+    assert (suggestion.card.code, suggestion.plan) == ("10S", 0)
+    assert str(suggestion.reason) == "lays 10♠ and keeps J♠ for a fuller floor"
+
+
 def test_a_basra_is_named_with_its_points() -> None:
     reason = player("strong").suggest(view_of("9D KH", "4H 5S")).reason
     assert str(reason) == "makes a basra with 9♦: takes 4♥ 5♠ (10 points with the basra)"
