@@ -1,4 +1,5 @@
-"""The ``/basra`` slash commands: new, rules, score, leaderboard, settings, resign, help, hand.
+"""The ``/basra`` slash commands: new, rules, score, leaderboard, settings, resign, help, hand,
+record.
 
 Each command is one service call and one answer. Answers only the invoker
 needs are ephemeral; the lobby is public (it is the answer to ``/basra new``
@@ -43,7 +44,7 @@ from ..service.views import TableMode
 from . import texts
 from .delivery import hand_parts
 from .messages import embed_of, message_parts
-from .presses import chat_of, may_change_settings, person_of
+from .presses import chat_of, may_change_settings, person_of, send_record
 from .replies import ANSWER_WAIT, Reply
 from .texts import bilingual
 
@@ -60,6 +61,7 @@ HELP_COMMANDS = {
     "resign": "/basra resign",
     "score": "/basra score",
     "top": "/basra leaderboard",
+    "record": "/basra record",
     "settings": "/basra settings",
     "rules": "/basra rules",
     "help": "/basra help",
@@ -230,6 +232,12 @@ class Commands:
         t = await self.t_for(reply.interaction)
         await reply.show(**message_parts(render_help(t, HELP_COMMANDS), "info"))
 
+    async def record(self, reply: Reply) -> None:
+        """The channel's last finished match as a ``basra-record/1`` file, for the invoker."""
+        interaction = reply.interaction
+        record = await reply.within(self.service.last_record(chat_of(interaction)))
+        await send_record(reply, record, await self.t_for(interaction))
+
     async def hand(self, reply: Reply) -> None:
         """The invoker's hand in this channel's match, fresh (like the "My hand" button)."""
         interaction = reply.interaction
@@ -337,3 +345,7 @@ class BasraGroup(app_commands.Group):
     @app_commands.command(name="hand", description=bilingual(texts.HAND))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self.impl.run(interaction, "hand", "ephemeral", self.impl.hand)
+
+    @app_commands.command(name="record", description=bilingual(texts.RECORD))
+    async def record(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "record", "ephemeral", self.impl.record)

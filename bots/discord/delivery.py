@@ -66,7 +66,7 @@ from ..service import (
 )
 from .hands import OpenHands
 from .limits import channel_lane, delete_lane, hand_lane
-from .messages import embed_of, message_parts
+from .messages import embed_of, message_parts, view_of
 from .replies import Reply, _sendable
 
 if TYPE_CHECKING:
@@ -281,7 +281,8 @@ class DiscordPlatform:
         match: MatchEnded | None,
     ) -> None:
         """The round's table message: edited, or posted for a new round. A round's last picture
-        carries its result (and, at the end, the match's) and no button, in one edit."""
+        carries its result (and, at the end, the match's, with its Record button) and no other
+        button, in one edit."""
         table, t = notice.table, t_of(notice)
         round_no, table_id, chat_id = table.round_no, table.table_id, table.chat_id
         results = [n for n in (rounds.get(round_no), match) if n is not None]
@@ -294,7 +295,10 @@ class DiscordPlatform:
             if not results:
                 return drawn
             embeds = [drawn["embed"], *(embed_of(render_notice(n), "result") for n in results)]
-            return {"content": None, "embeds": embeds, "view": None if closing else drawn["view"]}
+            view = drawn["view"] if not closing else None
+            if match is not None and not table.running:  # the match's end: its result's buttons
+                view = view_of(render_notice(match))
+            return {"content": None, "embeds": embeds, "view": view}
 
         async def run() -> Outcome:
             channel = self._channel(chat_id)

@@ -9,6 +9,7 @@ ephemeral, so only its owner can press it, but its payload is still checked.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,12 +20,14 @@ from storage import StorageError
 
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
+from ..render.records import record_caption
 from ..service import (
     BadInput,
     HandView,
     HintView,
     NotSaved,
     Person,
+    RecordFile,
     ServiceError,
     StaleView,
     TableService,
@@ -92,6 +95,8 @@ class Presses:
                 await self._on_hand(interaction, action)
             elif action.verb in SETTING_VERBS:
                 await self._setting(interaction, action)
+            elif action.verb == "record":
+                await self._record(interaction, action)
             else:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:
@@ -253,6 +258,17 @@ class Presses:
         else:
             self.bot.hands.drop(slot.table_id, slot.player_id, slot)
 
+    # -- a finished match's record ----------------------------------------------------
+
+    async def _record(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        """The Record button on a match result: the file, seen only by the presser (the
+        button stays for whoever else wants it). Only in the match's own channel."""
+        reply = Reply(interaction, "ephemeral")
+        record = await reply.within(self.service.record(action.table_id))
+        if record.chat_id != chat_of(interaction):
+            raise BadInput("a record button outside its match's channel")
+        await send_record(reply, record, await self.t_for(interaction))
+
     # -- channel settings (the ephemeral settings message) ----------------------------
 
     async def _setting(self, interaction: discord.Interaction[Any], action: Action) -> None:
@@ -279,6 +295,12 @@ class Presses:
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException as http:
             log.info("a refusal could not be sent (HTTP %s)", http.status)
+
+
+async def send_record(reply: Reply, record: RecordFile, t: Translator) -> None:
+    """A match's record as an attachment, with what it is above it."""
+    file = discord.File(io.BytesIO(record.data), filename=record.name)
+    await reply.attach(record_caption(record, t), file)
 
 
 def _team(action: Action) -> int | None:

@@ -101,6 +101,17 @@ class Reply:
             self.message_id = edited.id
             return self.message_id
 
+    async def attach(self, content: str, file: discord.File) -> None:
+        """The main message as a file with a line above it (a match's record)."""
+        async with self._lock:
+            if not self.done:
+                await self.interaction.response.send_message(
+                    content, file=file, ephemeral=self.mode == "ephemeral"
+                )
+                self._answered.set()
+            else:
+                await self.interaction.edit_original_response(content=content, attachments=[file])
+
     async def tell(self, content: str) -> None:
         """A short extra message only the presser sees (a refusal, a confirmation)."""
         async with self._lock:

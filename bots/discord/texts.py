@@ -50,6 +50,7 @@ LANGUAGE_AUTO = N_("Default")
 RESIGN = N_("Resign the running match")
 HELP = N_("What this bot does")
 HAND = N_("Show my hand again")
+RECORD = N_("The last finished match as a file")
 
 MAX_DESCRIPTION = 100
 

@@ -26,8 +26,8 @@ from ..service.errors import BadInput
 #: join/leave/team/computer/start/cancel act on a lobby; card (preview a card),
 #: plan (select a plan of the previewed card), play (confirm), back (leave the
 #: preview), hand (show my hand), hint (what the computer would play: practice
-#: only) act on a match; variant/clock/lang change chat settings (``arg`` holds
-#: the value).
+#: only) act on a match; record (send a finished match's record file) on its
+#: result; variant/clock/lang change chat settings (``arg`` holds the value).
 Verb = Literal[
     "join",
     "leave",
@@ -43,6 +43,7 @@ Verb = Literal[
     "hand",
     "hint",
     "resign",
+    "record",
     "variant",
     "clock",
     "lang",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..i18n import Translator, card_label, facing_scores
 from ..i18n.words import basras_count, cards_count, points_count, term
 from ..service.views import MatchResultView, RoundResultView, SeatResult, SidePoints
-from .common import seat_name, side_name
 from .actions import Action, Button
+from .common import seat_name, side_name
 from .markup import Line, Span, Text
 from .rendered import Rendered
 
@@ -107,5 +107,5 @@ def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
     if result.reason == "expired":  # closed for sitting idle: not finished, no record
         return Rendered(Text.of(*lines))
     # TRANSLATORS: the button under a match result that sends the match's record as a file.
-    record = Button(t.gettext("📄 Record"), Action("record", result.table_id))
+    record = Button(t.gettext("📄 Record"), Action("record", result.table_id, result.version))
     return Rendered(Text.of(*lines), ((record,),))

@@ -257,4 +257,5 @@ def match_result_view(record: TableRecord, match: Match, seats: tuple[SeatInfo, 
         practice=is_practice(record),
         rated=record.rated,
         counted=bool(result.get("counted", False)),
+        version=record.version,
     )

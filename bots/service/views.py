@@ -364,6 +364,7 @@ class MatchResultView:
 
     ``resigned_seat`` names who resigned or ran out of time. ``counted``:
     the result reached profiles (never for practice or an expired match).
+    ``version`` is the match's last, which its buttons (the record) carry.
     """
 
     table_id: str
@@ -379,6 +380,7 @@ class MatchResultView:
     practice: bool
     rated: bool
     counted: bool
+    version: int = 0
 
 
 # -- chat settings, stats ------------------------------------------------------

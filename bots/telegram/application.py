@@ -114,6 +114,7 @@ class BasraTelegram:
             "resign": h.resign,
             "score": h.score,
             "top": h.top,
+            "record": h.record,
             "settings": h.settings,
         }
         for name, work in commands.items():

@@ -31,14 +31,17 @@ DESCRIPTIONS: Final[dict[str, str]] = {
     "resign": N_("Resign the running match"),
     "score": N_("Scores of the match or my record"),
     "top": N_("Leaderboard"),
+    "record": N_("The last finished match as a file"),
     "rules": N_("How Basra is played"),
     "settings": N_("Variants, turn clock and language"),
     "help": N_("What this bot does"),
     "start": N_("Start the bot (needed for your hand)"),
 }
 
-GROUP_COMMANDS: Final = ("newgame", "hand", "resign", "score", "top", "rules", "settings", "help")
-PRIVATE_COMMANDS: Final = ("practice", "hand", "resign", "score", "top", "rules", "settings", "help", "start")
+GROUP_COMMANDS: Final = ("newgame", "hand", "resign", "score", "top", "record", "rules", "settings", "help")
+PRIVATE_COMMANDS: Final = (
+    "practice", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "start"
+)
 DEFAULT_COMMANDS: Final = ("newgame", "practice", "hand", "rules", "help")
 
 

@@ -46,6 +46,7 @@ from ..service import (
     TableUpdated,
     YourTurn,
 )
+from ..service.records import RecordFile
 from .contents import FIRST, REPLY, TABLE, TIDY, chat_number, content_of, outcome_of
 from .hands import HandMessages
 from .moves import ChatMoves
@@ -291,6 +292,29 @@ class Delivery(HandMessages):
             return outcome_of((await self.send(chat, content))[1])
 
         self.put(("post", *key), self.moves.where(chat), run, urgent=urgent, order=REPLY, label="reply")
+
+    def post_record(self, chat: int, record: RecordFile, caption_html: str, *, reply_to: int | None = None,
+                    unbutton: int | None = None) -> None:
+        """A finished match's record file, under ``reply_to``. Once it is sent, the message
+        ``unbutton`` (the result whose Record button asked for it) loses its buttons: the
+        chat gets the file once, under its result."""
+
+        async def run() -> Outcome:
+            where = self.moves.where(chat)
+            sent = await self.outbox.send_document(where, record.name, record.data, caption_html,
+                                                   reply_to=reply_to)
+            if sent.outcome is Sent_.MOVED and sent.moved_to is not None:
+                where = sent.moved_to
+                sent = await self.outbox.send_document(where, record.name, record.data, caption_html)
+            elif sent.outcome.ok and unbutton is not None:
+                async def tidy() -> Outcome:
+                    return outcome_of(await self.outbox.drop_keyboard(where, unbutton))
+
+                self.put(("unbutton", where, unbutton), where, tidy, order=TIDY, label="record button")
+            return outcome_of(sent)
+
+        self.put(("record", record.table_id, chat), self.moves.where(chat), run, urgent=True, order=REPLY,
+                 label="record")
 
     def edit(self, chat: int, message_id: int, content: Content) -> None:
         """Edit a message of its own (a settings panel); in a group that became a supergroup,

@@ -28,6 +28,7 @@ from ..render import (
     render_stats,
     render_table,
 )
+from ..render.records import record_caption
 from ..service import (
     BadInput,
     HandView,
@@ -40,6 +41,7 @@ from ..service import (
     TableView,
 )
 from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS
+from .contents import escape
 from .keyboards import StartPayload, deep_link
 from .presses import LEVEL_WORDS, Presses
 from .replies import Context, person_of
@@ -254,6 +256,12 @@ class Handlers(Presses):
         t = await self.language(chat, person)
         scope = None if message.chat.type == ChatType.PRIVATE else chat
         await self.reply(message, render_leaderboard(await self.service.leaderboard(scope), t))
+
+    async def record(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
+        """The chat's last finished match as a ``basra-record/1`` file, under the command."""
+        record = await self.service.last_record(chat)
+        caption = escape(record_caption(record, await self.language(chat, person)))
+        self.delivery.post_record(message.chat_id, record, caption, reply_to=message.message_id)
 
     async def settings(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)

@@ -30,7 +30,7 @@ from datetime import timedelta
 from enum import Enum
 from typing import Any, Final
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram import Bot, InlineKeyboardMarkup, InputFile, LinkPreviewOptions, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -186,6 +186,30 @@ class Outbox:
         elif sent.outcome in (Outcome.GONE, Outcome.BLOCKED, Outcome.MOVED):
             self.forget(chat_id, message_id)
         return sent
+
+    async def send_document(self, chat_id: int, name: str, data: bytes, caption_html: str, *,
+                            reply_to: int | None = None) -> Sent:
+        """Upload a file (a match's record), under ``reply_to`` when it is still there."""
+
+        async def call() -> int:
+            reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+            message = await self.bot.send_document(
+                chat_id, InputFile(data, filename=name), caption=caption_html, parse_mode=ParseMode.HTML,
+                reply_parameters=reply, disable_content_type_detection=True)
+            return message.message_id
+
+        # Like a message, an upload that timed out may have arrived: not repeated at once.
+        return await self._attempt(chat_id, call, repeat_timeouts=False)
+
+    async def drop_keyboard(self, chat_id: int, message_id: int) -> Sent:
+        """Take a message's buttons away, its text untouched."""
+        self.forget(chat_id, message_id)
+
+        async def call() -> int:
+            await self._post("editMessageReplyMarkup", {"chat_id": chat_id, "message_id": message_id})
+            return message_id
+
+        return await self._attempt(chat_id, call, repeat_timeouts=True)
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:
         self.forget(chat_id, message_id)

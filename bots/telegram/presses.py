@@ -30,6 +30,7 @@ from ..render import (
     render_table,
 )
 from ..render.actions import is_number
+from ..render.records import record_caption
 from ..service import (
     BadInput,
     HandView,
@@ -43,7 +44,7 @@ from ..service import (
     player_id,
     raw_id,
 )
-from .contents import content_of
+from .contents import content_of, escape
 from .keyboards import StartPayload, deep_link
 from .replies import Context, Replies, person_of, short
 
@@ -124,6 +125,8 @@ class Presses(Replies):
         if action.verb == "resign":
             await self.service.resign(action.table_id, person.player_id)
             return False
+        if action.verb == "record":
+            return await self._record(message, chat, action)
         if action.verb in LOBBY_VERBS:
             return await self._lobby_press(query, message, person, chat, action)
         if action.verb in SETTING_VERBS:
@@ -201,6 +204,16 @@ class Presses(Replies):
         await self.delivery.clear_note(hand.table_id, person.player_id)
         if message is not None and message.chat_id != user:
             return await self._answer(query, t.gettext("Your hand is in our private chat."))
+        return False
+
+    async def _record(self, message: Message | None, chat: str | None, action: Action) -> bool:
+        """The Record button of a match result: the file, under the result, in that chat only."""
+        record = await self.service.record(action.table_id)
+        if message is None or chat != record.chat_id:
+            raise BadInput("a record button outside its match's chat")
+        t = translator(await self.service.language(chat))
+        self.delivery.post_record(message.chat_id, record, escape(record_caption(record, t)),
+                                  reply_to=message.message_id, unbutton=message.message_id)
         return False
 
     async def _lobby_press(self, query: CallbackQuery, message: Message | None, person: Person,

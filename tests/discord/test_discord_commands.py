@@ -36,6 +36,7 @@ COMMANDS = (
     "basra resign",
     "basra help",
     "basra hand",
+    "basra record",
 )
 ARABIC = range(0x0600, 0x0700)
 
