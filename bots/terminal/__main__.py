@@ -1,10 +1,12 @@
 """``basra play``: a practice match against the computer in the terminal.
 
     basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en] [--new]
+    basra export [--output FILE|-] [--lang ar|en]
 
 The match is kept in the same SQLite file as the bots' (``BASRA_DATABASE``,
 default ``basra.sqlite3``): leave with q and the same command goes on where
 you stopped, saying so; ``--new`` resigns the saved match and starts afresh.
+``basra export`` writes the last finished match's record (``export``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ..i18n import resolve_language, translator
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
 from ..settings import BasraSettings, not_utf8
+from .export import export
 from .keys import LineKeys, TtyKeys
 from .screen import screen_for
 from .session import TerminalPlatform, TerminalSession
@@ -42,6 +45,11 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     play.add_argument("--delay", type=float, default=None, help="seconds a computer waits before playing")
+    export = commands.add_parser("export", help="write the last finished match's record (basra-record/1)")
+    export.add_argument("--output", "-o", default=None,
+                        help="the file to write (default basra-<date>-<id>.json here; - for standard output)")
+    export.add_argument("--lang", choices=("ar", "en"), default=None)
+    export.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     return top
 
 
@@ -89,9 +97,18 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
     return 0
 
 
+async def export_record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    settings = BasraSettings()
+    t = translator(resolve_language(args.lang, settings.language))
+    chat = chat_id("term", _local_name())
+    return await export(args.database or settings.database, chat, args.output, t, out, err)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        if args.command == "export":
+            return asyncio.run(export_record(args, sys.stdout, sys.stderr))
         return asyncio.run(play(args, sys.stdin, sys.stdout))
     except KeyboardInterrupt:
         return 130

@@ -30,3 +30,10 @@ DIFFERENT = N_("You asked for {asked}, but the saved match is {saved}.")
 HOW_TO_RENEW = N_("To start a new match instead: {command}")
 # TRANSLATORS: at start-up with --new; {kind} and {score} as in "Your saved match goes on".
 RESIGNED = N_("Your saved match ({kind}, round {round}, score {score}) was resigned; a new one starts.")
+# TRANSLATORS: basra export, when no match has finished; {command} is "basra play".
+NO_RECORD = N_("No match has finished here yet, so there is no record to write. Play one with {command}.")
+# TRANSLATORS: basra export, once the record is written; {date} is the day the match finished,
+# {path} the file's name.
+WROTE = N_("The record of the match of {date} is in {path}. Replay it with {command}.")
+# TRANSLATORS: basra export, when the file cannot be written; {reason} is the system's words.
+NOT_WRITTEN = N_("The record could not be written to {path}: {reason}")
