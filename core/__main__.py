@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from typing import Any, BinaryIO, NoReturn
 
@@ -173,10 +174,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a fault of the engine itself: still one line
         print(one_line(f"error: replaying {file_name(args.file)} failed: {described(exc)}"), file=sys.stderr)
         return FAILED
-    if args.plays:
-        print("\n".join(tell(match.players, match.first_dealer, match.rules.target, events, args.lang)))
-    else:
-        print(json.dumps(summary(match)))
+    try:
+        if args.plays:
+            print("\n".join(tell(match.players, match.first_dealer, match.rules.target, events, args.lang)))
+        else:
+            print(json.dumps(summary(match)))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (``| head``): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -119,3 +121,17 @@ def test_an_unknown_language_is_a_usage_error_of_one_line() -> None:
     status, out, err = run("-", "--plays", "--lang", "fr")
     assert (status, out) == (2, "")
     assert len(err.splitlines()) == 1 and "invalid choice: 'fr'" in err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(
+    tmp_path: Path, finished: Match, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--plays | head -2``: the pipe is closed before the play by play is written."""
+    path = saved(tmp_path, finished)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with open(write_end, "w", encoding="utf-8") as closed_pipe:
+        monkeypatch.setattr(sys, "stdout", closed_pipe)
+        assert main(["replay", path, "--plays"]) == 0
+        monkeypatch.undo()
+    assert capsys.readouterr().err == ""
