@@ -38,7 +38,9 @@ class RecordFile:
 
 
 def file_name(table_id: str, finished_at: float) -> str:
-    """>>> file_name("a1b2c3d4e5f6", 1_738_281_600.0)
+    """The day it finished (UTC) and the start of the table id.
+
+    >>> file_name("a1b2c3d4e5f6", 1_738_281_600.0)
     'basra-2025-01-31-a1b2c3.json'
     """
     day = time.strftime("%Y-%m-%d", time.gmtime(finished_at))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 
 import pytest
@@ -12,6 +13,7 @@ from bots.service import (
     NoFinishedMatch,
     NoSuchTable,
     TableService,
+    records,
 )
 from bots.service.records import record_json
 from core import Match
@@ -79,3 +81,8 @@ async def test_a_cancelled_lobby_after_a_match_leaves_that_match_the_last_record
     assert (await service.last_record(GROUP)).table_id == table_id
     with pytest.raises(NoSuchTable):
         await service.record(lobby.table_id)
+
+
+def test_the_file_name_and_the_json_layout_are_as_their_examples_say() -> None:
+    result = doctest.testmod(records)
+    assert result.attempted >= 2 and result.failed == 0
