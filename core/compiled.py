@@ -15,6 +15,14 @@ digests; when one differs (or ``BASRA_PURE_PYTHON`` is set to anything but
 and a warning says how to build them again. The engine behaves the same
 either way; compiled, random play runs about twice as fast and the expert
 decides in less than half the time.
+
+When setup.py could not compile them (no C compiler, say), it installs the
+engine uncompiled and records why in ``core/compiled-sources.json`` instead
+of digests; pip shows its warning only with ``-v``, so the engine says it in
+one line on stderr (through the ``core`` logger) each time a program starts,
+until the engine is compiled or ``BASRA_PURE_PYTHON`` says the sources are
+wanted. An install asked for with ``BASRA_PURE_PYTHON=1`` records nothing and
+says nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import json
+import logging
 import os
 import sys
 import warnings
@@ -49,6 +58,8 @@ COMPILED_MODULES = (
     "ai.values",
 )
 DIGESTS_FILE = "compiled-sources.json"
+# DIGESTS_FILE's one key, instead of the digests, when setup.py could not compile the modules.
+NOT_COMPILED = "not compiled"
 
 _HERE = Path(__file__).resolve().parent
 
@@ -103,6 +114,19 @@ def stale_reason(directory: Path = _HERE) -> str | None:
     return None
 
 
+def not_compiled_reason(directory: Path = _HERE) -> str | None:
+    """Why installing left these modules uncompiled, as setup.py recorded it;
+    None when it compiled them, or skipped them because it was asked to."""
+    if compiled_files(directory):
+        return None
+    try:
+        recorded = json.loads((directory / DIGESTS_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    reason = recorded.get(NOT_COMPILED) if isinstance(recorded, dict) else None
+    return reason if isinstance(reason, str) else None
+
+
 class _SourceFinder:
     """Finds ``core.<name>`` for the compiled names in its source file."""
 
@@ -122,7 +146,18 @@ def run_from_sources_if_needed() -> None:
     """Import the compiled modules from their sources when the compiled
     copies must not be used. Call before anything imports them."""
     reason = stale_reason()
-    if reason is None or any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+    if reason is None:
+        uncompiled = not_compiled_reason()
+        if uncompiled is not None and not pure_python_asked():
+            # Not a warning with its source line: the install is sound, only slower.
+            logging.getLogger(__package__).warning(
+                "basra: the engine is not compiled (%s), so it runs about half as fast; once that "
+                "is fixed, install basra again to compile it (pip install -v -e . shows the build), "
+                "or set BASRA_PURE_PYTHON=1 to leave out this line",
+                uncompiled,
+            )
+        return
+    if any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         return
     sys.meta_path.insert(0, _SourceFinder(_HERE))
     if "BASRA_PURE_PYTHON" not in reason:
