@@ -31,6 +31,7 @@ from ..service import (
     ServiceError,
     StaleView,
     TableService,
+    TableView,
     chat_id,
     player_id,
 )
@@ -97,6 +98,8 @@ class Presses:
                 await self._setting(interaction, action)
             elif action.verb == "record":
                 await self._record(interaction, action)
+            elif action.verb == "rematch":
+                await self._rematch(interaction, action)
             else:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:
@@ -268,6 +271,17 @@ class Presses:
         if record.chat_id != chat_of(interaction):
             raise BadInput("a record button outside its match's channel")
         await send_record(reply, record, await self.t_for(interaction))
+
+    async def _rematch(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        """The Rematch button of a match result: the presser is seated again (told alone);
+        the lobby, or once everyone is back the match, goes to the channel as any other."""
+        reply = Reply(interaction, "ephemeral")
+        t = await self.t_for(interaction)
+        view = await reply.within(self.service.rematch(action.table_id, person_of(interaction)))
+        if isinstance(view, TableView):
+            await reply.tell(t.gettext("Everyone is back: the rematch has started."))
+        else:
+            await reply.tell(t.gettext("You are in. The rematch starts when everyone who played is back."))
 
     # -- channel settings (the ephemeral settings message) ----------------------------
 

@@ -26,8 +26,9 @@ from ..service.errors import BadInput
 #: join/leave/team/computer/start/cancel act on a lobby; card (preview a card),
 #: plan (select a plan of the previewed card), play (confirm), back (leave the
 #: preview), hand (show my hand), hint (what the computer would play: practice
-#: only) act on a match; record (send a finished match's record file) on its
-#: result; variant/clock/lang change chat settings (``arg`` holds the value).
+#: only) act on a match; record (send a finished match's record file) and rematch
+#: (the same players again) on its result; variant/clock/lang change chat settings
+#: (``arg`` holds the value).
 Verb = Literal[
     "join",
     "leave",
@@ -44,6 +45,7 @@ Verb = Literal[
     "hint",
     "resign",
     "record",
+    "rematch",
     "variant",
     "clock",
     "lang",

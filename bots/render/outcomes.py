@@ -108,4 +108,6 @@ def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
         return Rendered(Text.of(*lines))
     # TRANSLATORS: the button under a match result that sends the match's record as a file.
     record = Button(t.gettext("📄 Record"), Action("record", result.table_id, result.version))
-    return Rendered(Text.of(*lines), ((record,),))
+    # TRANSLATORS: the button under a match result: the same players again, the same sides.
+    rematch = Button(t.gettext("🔁 Rematch"), Action("rematch", result.table_id, result.version), "primary")
+    return Rendered(Text.of(*lines), ((rematch, record),))

@@ -30,6 +30,8 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
 from typing import Any
 
+from telegram import InlineKeyboardMarkup
+
 from ..outbound import SENT, SKIPPED, Dispatcher, Outcome, Write
 from ..outbound.refs import MessageRefs, TableRefs
 from ..render import render_notice, stacked
@@ -294,10 +296,10 @@ class Delivery(HandMessages):
         self.put(("post", *key), self.moves.where(chat), run, urgent=urgent, order=REPLY, label="reply")
 
     def post_record(self, chat: int, record: RecordFile, caption_html: str, *, reply_to: int | None = None,
-                    unbutton: int | None = None) -> None:
+                    unbutton: int | None = None, keep: InlineKeyboardMarkup | None = None) -> None:
         """A finished match's record file, under ``reply_to``. Once it is sent, the message
-        ``unbutton`` (the result whose Record button asked for it) loses its buttons: the
-        chat gets the file once, under its result."""
+        ``unbutton`` (the result whose Record button asked for it) loses that button (``keep``
+        is what stays, the Rematch button): the chat gets the file once, under its result."""
 
         async def run() -> Outcome:
             where = self.moves.where(chat)
@@ -308,7 +310,7 @@ class Delivery(HandMessages):
                 sent = await self.outbox.send_document(where, record.name, record.data, caption_html)
             elif sent.outcome.ok and unbutton is not None:
                 async def tidy() -> Outcome:
-                    return outcome_of(await self.outbox.drop_keyboard(where, unbutton))
+                    return outcome_of(await self.outbox.drop_keyboard(where, unbutton, keep=keep))
 
                 self.put(("unbutton", where, unbutton), where, tidy, order=TIDY, label="record button")
             return outcome_of(sent)

@@ -201,12 +201,16 @@ class Outbox:
         # Like a message, an upload that timed out may have arrived: not repeated at once.
         return await self._attempt(chat_id, call, repeat_timeouts=False)
 
-    async def drop_keyboard(self, chat_id: int, message_id: int) -> Sent:
-        """Take a message's buttons away, its text untouched."""
+    async def drop_keyboard(self, chat_id: int, message_id: int, *, keep: InlineKeyboardMarkup | None = None
+                            ) -> Sent:
+        """Take a message's buttons away (all but ``keep``), its text untouched."""
         self.forget(chat_id, message_id)
 
         async def call() -> int:
-            await self._post("editMessageReplyMarkup", {"chat_id": chat_id, "message_id": message_id})
+            params: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
+            if keep is not None:
+                params["reply_markup"] = keep
+            await self._post("editMessageReplyMarkup", params)
             return message_id
 
         return await self._attempt(chat_id, call, repeat_timeouts=True)

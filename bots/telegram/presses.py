@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import NetworkError, TelegramError
 
@@ -127,6 +127,8 @@ class Presses(Replies):
             return False
         if action.verb == "record":
             return await self._record(message, chat, action)
+        if action.verb == "rematch":
+            return await self._rematch(query, message, person, chat, action)
         if action.verb in LOBBY_VERBS:
             return await self._lobby_press(query, message, person, chat, action)
         if action.verb in SETTING_VERBS:
@@ -213,8 +215,22 @@ class Presses(Replies):
             raise BadInput("a record button outside its match's chat")
         t = translator(await self.service.language(chat))
         self.delivery.post_record(message.chat_id, record, escape(record_caption(record, t)),
-                                  reply_to=message.message_id, unbutton=message.message_id)
+                                  reply_to=message.message_id, unbutton=message.message_id,
+                                  keep=_without_verb(message, "record"))
         return False
+
+    async def _rematch(self, query: CallbackQuery, message: Message | None, person: Person,
+                       chat: str | None, action: Action) -> bool:
+        """The Rematch button of a match result: seated again; the lobby (or, once everyone is
+        back, the match) is shown in the chat as any other."""
+        if message is None or chat is None:
+            raise BadInput("a rematch button outside its match's chat")
+        view = await self.service.rematch(action.table_id, person)
+        t = await self.language(chat, person)
+        if isinstance(view, TableView):
+            return await self._answer(query, t.gettext("Everyone is back: the rematch has started."))
+        return await self._answer(query, t.gettext(
+            "You are in. The rematch starts when everyone who played is back."))
 
     async def _lobby_press(self, query: CallbackQuery, message: Message | None, person: Person,
                            chat: str | None, action: Action) -> bool:
@@ -301,3 +317,18 @@ def _verb(data: str | None) -> str:
     """The verb of a button payload, for a log line (never the rest, which may name a card)."""
     parts = (data or "").split("|")
     return parts[1] if len(parts) > 1 and parts[1].isascii() and parts[1].isalpha() else "button"
+
+
+def _without_verb(message: Message, verb: str) -> InlineKeyboardMarkup | None:
+    """The message's keyboard without the buttons of ``verb`` (None when nothing is left)."""
+    markup = message.reply_markup
+    if markup is None:
+        return None
+
+    def other(button: InlineKeyboardButton) -> bool:
+        data = button.callback_data
+        return not (isinstance(data, str) and data.split("|")[1:2] == [verb])
+
+    rows = [[b for b in row if other(b)] for row in markup.inline_keyboard]
+    kept = [row for row in rows if row]
+    return InlineKeyboardMarkup(kept) if kept else None

@@ -64,9 +64,9 @@ async def test_a_1v1_between_people_is_played_to_its_real_end(world: World) -> N
     rounds = [text_of(m) for m in public(world) if m.id in table_messages(world)]
     assert all("End of the round" in t and " played " in t for t in rounds[:-1])
     assert "The match is over" in rounds[-1] and " played " in rounds[-1]
-    # The last table message has no "My hand" any more, only the match's Record; the turn
-    # pings are gone.
-    assert [a.verb for a in actions(public(world)[-1])] == ["record"]
+    # The last table message has no "My hand" any more, only the match's Rematch and Record;
+    # the turn pings are gone.
+    assert [a.verb for a in actions(public(world)[-1])] == ["rematch", "record"]
     assert not any(m.raw_mentions for m in public(world))
     assert players.scan is not None and players.scan.checked > players.plays
 

@@ -47,7 +47,8 @@ async def test_the_record_button_answers_the_presser_with_the_file(world: World)
     assert record["format"] == "basra-record/1"
     assert replay_record(record).scores == final.scores
     # Only bob saw it; the channel got no message, and the button stays for the others.
-    assert len(public(world)) == before and [a.verb for a in actions(public(world)[-1])] == ["record"]
+    assert len(public(world)) == before
+    assert [a.verb for a in actions(public(world)[-1])] == ["rematch", "record"]
 
     command = await alice.slash(world.channel, "basra record")
     assert command.ephemeral and command.response is not None

@@ -49,7 +49,7 @@ async def test_the_record_button_sends_the_file_under_the_result_once(
     group = server.add_group("Cafe", [alice, badr])
     async with World(server, database) as world:
         result = await finished_match(world, group, alice, badr)
-        assert result.button_texts() == ["📄 Record"]
+        assert result.button_texts() == ["🔁 Rematch", "📄 Record"]
         final = await world.finished(group)
         await world.press(badr, result, "📄 Record")
         sent = documents(server, group)
@@ -58,8 +58,8 @@ async def test_the_record_button_sends_the_file_under_the_result_once(
         assert sent[0].document.file_name.endswith(f"-{final.table_id[:6]}.json")
         assert sent[0].text.startswith("The record of the match of ")
         assert replayed_scores(sent[0]) == final.scores
-        # The file is in the chat, under its result: the button has done its work.
-        assert result.buttons == [] and "The match is over" in result.text
+        # The file is in the chat, under its result: the button has done its work (Rematch stays).
+        assert result.button_texts() == ["🔁 Rematch"] and "The match is over" in result.text
         assert not server.unanswered_callback_queries()
         # /record sends the same match again, under the command.
         command = await world.send(alice, group, "/record")
@@ -107,8 +107,9 @@ async def test_a_practice_match_s_record_comes_in_private_in_the_player_s_langua
         await world.send(amal, None, "/practice")
         while (table := await world.table(private)) is not None and table.running:
             await world.play_any(amal)
-        result = next(m for m in reversed(server.messages(private, bot_only=True)) if m.button_texts())
-        await world.press(amal, result, result.button_texts()[0])
+        shown = reversed(server.messages(private, bot_only=True))
+        result = next(m for m in shown if world.buttons(m, "record"))
+        await world.press(amal, result, world.buttons(result, "record")[0])
         sent = documents(server, private)
         assert len(sent) == 1 and sent[0].document is not None
         final = await world.finished(private)
