@@ -15,7 +15,14 @@ translation. Arabic uses its six plural forms; digits are Western everywhere,
 and runs of cards or scores are wrapped in left-to-right isolates so Arabic
 text cannot reorder them (see ``bots.i18n.bidi``). A msgid missing from the
 Arabic catalog shows the English catalog's wording, then the msgid itself.
-Card labels (``10♦``, ``Q♠``) are the same in both languages.
+Card labels (``10♦``, ``Q♠``) are the same in both languages, each isolated.
+
+Arabic never assumes a player's gender when it speaks of them: a play has the
+card as its subject ("ورقة سارة: 7♣ وأكلت …"), results use nouns ("الفوز لـ…",
+"انسحاب …"). Addressing the reader, it uses the imperative and second person
+Arabic interfaces use for everyone (``اضغط``, ``أرسل``), as Telegram's and
+Discord's own Arabic do; a vocalized feminine alternative for every sentence
+would double the text for no reader's gain.
 
 Catalogs live in ``bots/i18n/locales/{ar,en}/LC_MESSAGES/basra.po`` (plus
 ``basra.pot``) and are read directly, no compile step. English is the source
