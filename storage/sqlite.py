@@ -90,6 +90,7 @@ class SqliteStore:
         exclusive: bool = False,
     ) -> None:
         self.path = Path(path)
+        self._named = bool(str(path).strip())
         self._process_lock = ProcessLock(self.path) if exclusive else None
         self._busy_timeout = busy_timeout
         self._clock = clock
@@ -102,6 +103,8 @@ class SqliteStore:
     async def open(self) -> None:
         if self._conn is not None:
             return
+        if not self._named:
+            raise StorageError("the database path is empty: set BASRA_DATABASE (or --database) to a file")
         if self.path.is_dir() or not self.path.name:
             raise StorageError(f"{str(self.path)!r} is a directory, not a database file")
         if not self.path.parent.is_dir():

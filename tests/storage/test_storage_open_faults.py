@@ -84,6 +84,11 @@ async def test_an_unusable_file_is_one_storage_error_naming_it(fault: str, tmp_p
         pass
 
 
+async def test_an_empty_path_is_named_as_such() -> None:
+    with pytest.raises(StorageError, match="the database path is empty"):
+        await SqliteStore("", exclusive=True).open()
+
+
 async def test_a_schema_from_a_newer_program_is_refused(tmp_path: Path) -> None:
     path = await newer(tmp_path)
     with pytest.raises(StorageError, match="newer than this program"):
