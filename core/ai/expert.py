@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..view import SeatView
 from .base import Player
 from .judge import DEFAULT_WEIGHTS, Weights
-from .moves import Move
+from .moves import Move, without_wasted_points
 from .playout import Sampler, World
 from .strong import ranked
 
@@ -44,6 +44,9 @@ class Expert(Player):
         self.weights = weights
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
+        # A play that a card of the same rank does better is no candidate:
+        # simulations would spend their budget on it, and their noise could pick it.
+        moves = without_wasted_points(moves, view.hand)
         if len(moves) == 1:
             return moves[0]
         shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]

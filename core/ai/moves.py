@@ -75,3 +75,25 @@ def cheaper_twin(card: Card, hand: Sequence[Card]) -> Card | None:
     """
     return _twin(card, hand, cheaper=True)
 
+
+def dearer_twin(card: Card, hand: Sequence[Card]) -> Card | None:
+    """The card of ``card``'s rank in ``hand`` worth the most points, when it is
+    worth more than ``card``; else None. It takes the same cards, and banks its
+    points where ``card`` would leave them in the hand, still to be played."""
+    return _twin(card, hand, cheaper=False)
+
+
+def without_wasted_points(moves: list[Move], hand: Sequence[Card]) -> list[Move]:
+    """``moves`` less those that a card of the same rank does better: laying a
+    card when a cheaper one of its rank could be laid, and capturing with a card
+    when a dearer one of its rank would take the same cards. Never empty when
+    ``moves`` is not: the cheapest lay and the dearest capture of a rank stay.
+    """
+    kept = []
+    for move in moves:
+        if move.plan:
+            if dearer_twin(move.card, hand) is None:
+                kept.append(move)
+        elif cheaper_twin(move.card, hand) is None:
+            kept.append(move)
+    return kept
