@@ -8,9 +8,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .service.config import ServiceConfig
@@ -35,6 +35,13 @@ class BasraSettings(BaseSettings):
     lobby_idle_seconds: float = Field(default=15 * 60, gt=0)
     practice_idle_seconds: float = Field(default=24 * 60 * 60, gt=0)
 
+    @field_validator("database", mode="before")
+    @classmethod
+    def _named(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("it is empty: give the database file's path")
+        return value
+
     def service_config(self) -> ServiceConfig:
         """The table service's knobs from these settings."""
         return ServiceConfig(
@@ -45,6 +52,15 @@ class BasraSettings(BaseSettings):
             practice_idle_seconds=self.practice_idle_seconds,
             language=self.language,
         )
+
+
+def bad_setting(error: ValidationError) -> str:
+    """One line naming the first bad ``BASRA_`` setting by its environment variable, without
+    its value (the bots name their own token settings themselves)."""
+    first = error.errors()[0]
+    field = str(first["loc"][0]) if first["loc"] else ""
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"BASRA_{field.upper()} is not valid: {message}"
 
 
 def not_utf8(error: UnicodeDecodeError) -> str:

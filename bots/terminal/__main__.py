@@ -20,13 +20,15 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from pydantic import ValidationError
+
 from core.ai import LEVELS
 from storage import SqliteStore, StorageError
 
 from ..i18n import resolve_language, translator
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
-from ..settings import BasraSettings, not_utf8
+from ..settings import BasraSettings, bad_setting, not_utf8
 from .export import export
 from .keys import LineKeys, TtyKeys
 from .screen import screen_for
@@ -117,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except UnicodeDecodeError as error:  # the settings' .env
         print(f"basra: {not_utf8(error)}", file=sys.stderr)
+        return 2
+    except ValidationError as error:  # a BASRA_ setting that cannot be used
+        print(f"basra: {bad_setting(error)}", file=sys.stderr)
         return 2
 
 
