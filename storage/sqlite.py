@@ -12,6 +12,7 @@ back whole, whatever happens to its caller.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import time
@@ -22,7 +23,7 @@ from typing import Any, Final, Self, TypeVar
 
 import aiosqlite
 
-from . import codec, ranking, schema, tablesql
+from . import backup, codec, ranking, schema, tablesql
 from .errors import NotFound, StorageError
 from .lock import ProcessLock
 from .models import (
@@ -42,6 +43,8 @@ from .models import (
 from .writer import SyncWork, Work, Writer, in_thread
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
@@ -123,6 +126,7 @@ class SqliteStore:
             except (sqlite3.Error, OSError) as error:
                 raise StorageError(f"cannot open {str(self.path)!r}: {error}") from error
             try:
+                await self._back_up_before_migrating(conn)
                 await schema.migrate(conn)
             except (sqlite3.Error, OSError) as error:
                 await conn.close()
@@ -135,6 +139,22 @@ class SqliteStore:
                 self._process_lock.release()
             raise
         self._conn = conn
+
+    async def _back_up_before_migrating(self, conn: aiosqlite.Connection) -> None:
+        """Say which file this is, and copy it beside itself if a migration is about to
+        change it: a service started in another folder begins on a new, empty file, and the
+        path in the log is how to tell."""
+        migrations = schema.load_migrations()
+        current, latest = await schema.schema_version(conn), migrations[-1].version if migrations else 0
+        where = str(self.path.resolve())
+        if current == 0:
+            log.info("database %s: empty, creating schema %d", where, latest)
+        elif current < latest:
+            copied = await asyncio.to_thread(backup.keep_before_migration, self.path, current + 1)
+            log.info("database %s (schema %d): backed up to %s before migrating it to schema %d",
+                     where, current, copied.path.name, latest)
+        else:
+            log.info("database %s (schema %d)", where, current)
 
     async def close(self) -> None:
         await self._writer.wait()
