@@ -2,11 +2,14 @@
 
     basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en] [--new]
     basra export [--output FILE|-] [--lang ar|en]
+    basra backup DEST [--overwrite] [--lang ar|en]
 
 The match is kept in the same SQLite file as the bots' (``BASRA_DATABASE``,
 default ``basra.sqlite3``): leave with q and the same command goes on where
 you stopped, saying so; ``--new`` resigns the saved match and starts afresh.
-``basra export`` writes the last finished match's record (``export``).
+``basra export`` writes the last finished match's record (``export``);
+``basra backup`` a checked copy of the database, even while a bot runs on it
+(``backup``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..i18n import resolve_language, translator
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
 from ..settings import BasraSettings, bad_setting, not_utf8
+from .backup import backup
 from .export import export
 from .keys import LineKeys, TtyKeys
 from .screen import screen_for
@@ -52,6 +56,12 @@ def parser() -> argparse.ArgumentParser:
                         help="the file to write (default basra-<date>-<id>.json here; - for standard output)")
     export.add_argument("--lang", choices=("ar", "en"), default=None)
     export.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
+    copy = commands.add_parser("backup", help="copy the database, checked, even while a bot runs on it")
+    copy.add_argument("dest", type=Path, metavar="DEST",
+                      help="the file to write, or a folder to write basra-<date>-<time>.sqlite3 in")
+    copy.add_argument("--overwrite", action="store_true", help="replace DEST if it exists")
+    copy.add_argument("--lang", choices=("ar", "en"), default=None)
+    copy.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     return top
 
 
@@ -106,9 +116,17 @@ async def export_record(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
     return await export(args.database or settings.database, chat, args.output, t, out, err)
 
 
+def backup_database(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    settings = BasraSettings()
+    t = translator(resolve_language(args.lang, settings.language))
+    return backup(args.database or settings.database, args.dest, args.overwrite, t, out, err)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        if args.command == "backup":
+            return backup_database(args, sys.stdout, sys.stderr)
         if args.command == "export":
             return asyncio.run(export_record(args, sys.stdout, sys.stderr))
         return asyncio.run(play(args, sys.stdin, sys.stdout))

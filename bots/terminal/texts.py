@@ -37,3 +37,14 @@ NO_RECORD = N_("No match has finished here yet, so there is no record to write. 
 WROTE = N_("The record of the match of {date} is in {path}. Replay it with {command}.")
 # TRANSLATORS: basra export, when the file cannot be written; {reason} is the system's words.
 NOT_WRITTEN = N_("The record could not be written to {path}: {reason}")
+# TRANSLATORS: basra backup, once the copy is made and checked; {source} and {dest} are file
+# paths, {size} a whole number of kilobytes, {schema} the database's schema number.
+BACKED_UP = N_("Backed up {source} to {dest} ({size} KB, schema {schema}): SQLite checked the copy and "
+               "found it sound.")
+# TRANSLATORS: basra backup, when the file to write exists; {option} is --overwrite.
+BACKUP_EXISTS = N_("{dest} exists already: name another file, or add {option} to replace it.")
+# TRANSLATORS: basra backup, with no database to copy; {path} is a file path, {option} is --database.
+NO_DATABASE = N_("There is no database at {path}: give its path with {option} or BASRA_DATABASE.")
+# TRANSLATORS: basra backup, when the copy fails SQLite's check; {problem} is SQLite's words.
+COPY_DAMAGED = N_("The copy of {source} fails SQLite's integrity check ({problem}), so it was not kept: "
+                  "the database itself may be damaged.")

@@ -1,0 +1,54 @@
+"""``basra backup DEST``: a checked copy of the database, safe while a bot plays on it.
+
+The copy is SQLite's online backup of one committed state of the file
+(``storage.backup``): it needs read access only, not the lock a running bot
+holds, and every play acknowledged before it began is in it. ``DEST`` is the
+file to write, or a folder to write ``basra-<UTC date and time>.sqlite3`` in;
+an existing file is replaced only with ``--overwrite``. One line says where
+the copy is, or why there is none.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TextIO
+
+from storage.backup import BackupExists, CopyDamaged, NoDatabase, copy_database
+
+from ..i18n import Translator, isolate, user_text
+from .texts import BACKED_UP, BACKUP_EXISTS, COPY_DAMAGED, NO_DATABASE
+
+
+def destination(database: Path, dest: Path, now: float) -> Path:
+    """``dest`` itself, or in a folder a file named for the time of the copy.
+
+    >>> destination(Path("basra.sqlite3"), Path("/tmp"), 0.0)
+    PosixPath('/tmp/basra-19700101-000000.sqlite3')
+    """
+    if not dest.is_dir():
+        return dest
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
+    return dest / f"{database.stem}-{stamp}{database.suffix}"
+
+
+def backup(database: Path, dest: Path, overwrite: bool, t: Translator, out: TextIO, err: TextIO) -> int:
+    """Copy ``database`` to ``dest``: 0 when copied and checked, 1 when ``dest`` exists (and
+    is kept), 2 when there is nothing to copy or the copy is damaged."""
+    target = destination(database, dest, time.time())
+    source = user_text(str(database.resolve()))
+    try:
+        copied = copy_database(database, target, overwrite=overwrite)
+    except NoDatabase:
+        print(t.gettext(NO_DATABASE, path=source, option=isolate("--database")), file=err)
+        return 2
+    except BackupExists:
+        print(t.gettext(BACKUP_EXISTS, dest=user_text(str(target)), option=isolate("--overwrite")), file=err)
+        return 1
+    except CopyDamaged as damaged:
+        print(t.gettext(COPY_DAMAGED, source=source, problem=damaged.problem), file=err)
+        return 2
+    size = max(1, round(copied.size / 1024))
+    print(t.gettext(BACKED_UP, source=source, dest=user_text(str(copied.path.resolve())), size=size,
+                    schema=copied.schema), file=out)
+    return 0

@@ -1,0 +1,117 @@
+"""``basra backup``: a copy of the database taken while a match is played on it, and its one line."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import re
+import sqlite3
+from pathlib import Path
+
+from bots.service import ManualClock, TableService
+from bots.terminal import __main__ as terminal
+from storage import SqliteStore
+from tests.service.helpers import ALICE, BADR, GROUP, QUIET, FakePlatform, play_turn
+
+COPIES = 4
+
+
+def backup(database: Path, *argv: str) -> tuple[int, str, str]:
+    args = terminal.parser().parse_args(["backup", *argv, "--database", str(database)])
+    out, err = io.StringIO(), io.StringIO()
+    code = terminal.backup_database(args, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+async def test_a_copy_taken_during_a_match_opens_and_holds_every_acknowledged_play(tmp_path: Path) -> None:
+    database = tmp_path / "basra.sqlite3"
+    copies: list[tuple[Path, int]] = []
+    platform, clock = FakePlatform(), ManualClock()
+    async with (
+        SqliteStore(database, exclusive=True) as store,  # as a bot holds it
+        TableService(store, [platform], clock=clock, config=QUIET, rng=random.Random(5)) as service,
+    ):
+        lobby = await service.new_lobby(GROUP, ALICE)
+        await service.join(lobby.table_id, BADR)
+        table_id = (await service.start_match(lobby.table_id, ALICE)).table_id
+
+        async def play() -> None:
+            table = await service.table(table_id)
+            assert table.running and table.to_move is not None
+            mover = table.seats[table.to_move].player_id
+            assert mover is not None
+            await play_turn(service, table_id, mover)  # acknowledged once it returns
+
+        for n in range(COPIES):
+            await play()
+            acknowledged = (await service.table(table_id)).version
+            dest = tmp_path / f"copy-{n}.sqlite3"
+            copying = asyncio.create_task(asyncio.to_thread(backup, database, str(dest), "--lang", "en"))
+            while not copying.done():  # the match goes on meanwhile
+                await play()
+            code, out, err = await copying
+            assert (code, err) == (0, ""), err
+            assert out.startswith(f"Backed up \u2068{database}\u2069 to \u2068{dest}\u2069 (")
+            copies.append((dest, acknowledged))
+        live = await store.load_events(table_id)
+    assert live[-1].version > copies[-1][1]  # plays were made while the copies were taken
+    for dest, acknowledged in copies:
+        async with SqliteStore(dest) as copy:
+            table = await copy.get_table(table_id)
+            events = await copy.load_events(table_id)
+        # One committed state: the table row and its events agree, and nothing acknowledged is missing.
+        assert table is not None and table.version == events[-1].version >= acknowledged
+        assert events == live[: len(events)]
+
+
+async def create(database: Path) -> None:
+    async with SqliteStore(database):
+        pass
+
+
+def test_the_copy_is_refused_over_an_existing_file_unless_asked(tmp_path: Path) -> None:
+    database = tmp_path / "basra.sqlite3"
+    assert backup(database, str(tmp_path / "copy.sqlite3"), "--lang", "en") == (
+        2, "", f"There is no database at \u2068{database}\u2069: give its path with "
+        "\u2066--database\u2069 or BASRA_DATABASE.\n",
+    )
+    assert not database.exists()  # asking created nothing
+    asyncio.run(create(database))
+    dest = tmp_path / "copy.sqlite3"
+    dest.write_bytes(b"an older copy")
+    code, out, err = backup(database, str(dest), "--lang", "en")
+    assert (code, out) == (1, "") and dest.read_bytes() == b"an older copy"
+    assert err == (f"\u2068{dest}\u2069 exists already: name another file, "
+                   "or add \u2066--overwrite\u2069 to replace it.\n")
+    code, out, err = backup(database, str(dest), "--overwrite", "--lang", "ar")
+    assert (code, err) == (0, "") and out.count("\n") == 1 and re.search(r"[\u0600-\u06FF]", out)
+    with sqlite3.connect(dest) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+
+
+def test_a_folder_gets_a_copy_named_for_its_time(tmp_path: Path) -> None:
+    database = tmp_path / "basra.sqlite3"
+    asyncio.run(create(database))
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    code, out, _ = backup(database, str(folder), "--lang", "en")
+    [written] = [p.name for p in folder.iterdir()]
+    assert code == 0 and re.fullmatch(r"basra-\d{8}-\d{6}\.sqlite3", written) and written in out
+
+
+def test_a_damaged_database_gives_no_copy_and_says_why(tmp_path: Path) -> None:
+    database = tmp_path / "basra.sqlite3"
+    with sqlite3.connect(database, isolation_level=None) as conn:
+        conn.execute("CREATE TABLE t (x, y)")
+        conn.execute("CREATE INDEX i ON t (x)")
+        conn.executemany("INSERT INTO t VALUES (?, ?)", [(n, -n) for n in range(10)])
+        conn.execute("PRAGMA writable_schema = ON")  # the index no longer matches its rows
+        conn.execute("UPDATE sqlite_schema SET sql = 'CREATE INDEX i ON t (y)' WHERE name = 'i'")
+    conn.close()
+    code, out, err = backup(database, str(tmp_path / "copy.sqlite3"), "--lang", "en")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"The copy of \u2068{database}\u2069 fails SQLite's integrity check (row ")
+    assert err.endswith("), so it was not kept: the database itself may be damaged.\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["basra.sqlite3"]
