@@ -1,6 +1,7 @@
 """``python -m bots.telegram`` / ``basra-telegram``: run the bot until interrupted.
 
-Long polling by default; a webhook server when ``TELEGRAM_WEBHOOK_URL`` is set.
+Long polling by default; a webhook server when ``TELEGRAM_WEBHOOK_URL`` is set
+(with ``TELEGRAM_WEBHOOK_SECRET``, without which it refuses to start).
 A missing or malformed setting, a database that cannot be used, a token
 Telegram refuses: one line on stderr and exit status 2. A Bot API server that
 cannot be reached (or answers 5xx, or not JSON) at start-up is one line per
@@ -24,7 +25,7 @@ from storage import StorageError
 
 from ..settings import not_utf8
 from .logs import configure_logging
-from .settings import TelegramSettings, settings_problem
+from .settings import WEBHOOK_NEEDS_SECRET, TelegramSettings, settings_problem
 
 
 def webhook_options(settings: TelegramSettings) -> dict[str, Any]:
@@ -82,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     if settings.webhook_url and importlib.util.find_spec("tornado") is None:
         print('basra-telegram: TELEGRAM_WEBHOOK_URL is set, and webhook mode needs '
               '`pip install "python-telegram-bot[webhooks]"`', file=sys.stderr)
+        return 2
+    if settings.webhook_url and settings.webhook_secret is None:
+        print(f"basra-telegram: {WEBHOOK_NEEDS_SECRET}", file=sys.stderr)
         return 2
     configure_logging()
     try:

@@ -2,8 +2,9 @@
 
 ``TELEGRAM_BOT_TOKEN`` is required; ``TELEGRAM_API_BASE_URL`` points at a
 self-hosted Bot API server; ``TELEGRAM_WEBHOOK_URL`` switches from long
-polling to a webhook. The rest (``BASRA_DATABASE``, ``BASRA_LANGUAGE``, ...)
-come from ``bots.settings.BasraSettings``.
+polling to a webhook, which needs ``TELEGRAM_WEBHOOK_SECRET`` (without it,
+anyone who finds the URL could push updates as any player). The rest
+(``BASRA_DATABASE``, ``BASRA_LANGUAGE``, ...) come from ``bots.settings.BasraSettings``.
 
 >>> s = TelegramSettings(_env_file=None, TELEGRAM_BOT_TOKEN="123456:" + "a" * 35)
 >>> s.bot_url_base(), s.webhook_url is None
@@ -24,6 +25,14 @@ from ..settings import BasraSettings
 #: ``<bot id>:<secret>`` as BotFather hands it out (the secret is 35 characters today).
 TOKEN_PATTERN: Final = re.compile(r"^\d{3,20}:[A-Za-z0-9_-]{20,100}$")
 OFFICIAL_API: Final = "https://api.telegram.org"
+#: What Telegram accepts as a webhook's secret token (setWebhook's ``secret_token``).
+SECRET_PATTERN: Final = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+SECRET_SHAPE: Final = "use 1 to 256 of the characters A-Z, a-z, 0-9, _ and -"
+#: Why webhook mode does not start without a secret, in one line.
+WEBHOOK_NEEDS_SECRET: Final = (
+    "TELEGRAM_WEBHOOK_URL is set but TELEGRAM_WEBHOOK_SECRET is not: a webhook without a secret "
+    f"takes updates from anyone who finds its URL ({SECRET_SHAPE}; e.g. `openssl rand -hex 32`)"
+)
 
 
 class TelegramSettings(BasraSettings):
@@ -52,6 +61,16 @@ class TelegramSettings(BasraSettings):
             # Never echo the value: it may be a real token with a typo.
             raise ValueError("it does not look like a BotFather token (<digits>:<35 letters>)")
         return SecretStr(token)
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        secret = value.get_secret_value().strip() if value is not None else ""
+        if not secret:
+            return None
+        if not SECRET_PATTERN.match(secret):
+            raise ValueError(SECRET_SHAPE)  # never the value itself
+        return SecretStr(secret)
 
     @field_validator("api_base_url", "webhook_url")
     @classmethod
@@ -86,6 +105,10 @@ _ENV_NAMES: Final = {
     "TELEGRAM_WEBHOOK_URL": "TELEGRAM_WEBHOOK_URL",
     "webhook_port": "TELEGRAM_WEBHOOK_PORT",
     "TELEGRAM_WEBHOOK_PORT": "TELEGRAM_WEBHOOK_PORT",
+    "webhook_listen": "TELEGRAM_WEBHOOK_LISTEN",
+    "TELEGRAM_WEBHOOK_LISTEN": "TELEGRAM_WEBHOOK_LISTEN",
+    "webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+    "TELEGRAM_WEBHOOK_SECRET": "TELEGRAM_WEBHOOK_SECRET",
 }
 
 

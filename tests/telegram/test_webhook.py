@@ -7,11 +7,14 @@ webhook server over loopback HTTP, with and without the secret token.
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 from pathlib import Path
 
 import httpx
+import pytest
 
+from bots.telegram.__main__ import main as telegram_main
 from bots.telegram.__main__ import webhook_options
 from bots.telegram.settings import TelegramSettings
 from tests.fakes import FakeTelegram
@@ -80,3 +83,30 @@ async def test_the_webhook_server_takes_updates_carrying_the_secret_and_refuses_
             await world.basra.stop()
     [help_text] = server.texts(chat)  # one answer: the refused update was never served
     assert help_text.startswith("Basra")
+
+
+@pytest.mark.parametrize(
+    ("secret", "expected"),
+    [
+        (None, "basra-telegram: TELEGRAM_WEBHOOK_URL is set but TELEGRAM_WEBHOOK_SECRET is not: "),
+        ("", "basra-telegram: TELEGRAM_WEBHOOK_URL is set but TELEGRAM_WEBHOOK_SECRET is not: "),
+        ("has spaces/and slashes", "basra-telegram: TELEGRAM_WEBHOOK_SECRET is not valid: use 1 to 256 "),
+    ],
+)
+def test_webhook_mode_without_a_usable_secret_refuses_to_start_in_one_line(
+    secret: str | None, expected: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in os.environ:
+        if name.startswith(("TELEGRAM_", "BASRA_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/tg/hook")
+    if secret is not None:
+        monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", secret)
+    monkeypatch.chdir(tmp_path)
+    assert telegram_main() == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(expected) and captured.err.count("\n") == 1
+    assert secret is None or not secret or secret not in captured.err
+    assert list(tmp_path.iterdir()) == []  # stopped before opening the database or calling Telegram
