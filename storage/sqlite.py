@@ -131,6 +131,9 @@ class SqliteStore:
             except (sqlite3.Error, OSError) as error:
                 await conn.close()
                 raise StorageError(f"cannot use {str(self.path)!r}: {error}") from error
+            except StorageError as error:  # a schema newer than the program's: name the file
+                await conn.close()
+                raise StorageError(f"cannot use {str(self.path)!r}: {error}") from error
             except BaseException:
                 await conn.close()
                 raise

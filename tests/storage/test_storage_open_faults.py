@@ -91,8 +91,9 @@ async def test_an_empty_path_is_named_as_such() -> None:
 
 async def test_a_schema_from_a_newer_program_is_refused(tmp_path: Path) -> None:
     path = await newer(tmp_path)
-    with pytest.raises(StorageError, match="newer than this program"):
+    with pytest.raises(StorageError, match="newer than this program") as raised:
         await SqliteStore(path, exclusive=True).open()
+    assert str(path) in str(raised.value)
 
 
 @pytest.mark.parametrize("fault", ["a directory", "a corrupt file", "a missing folder"])
