@@ -82,9 +82,12 @@ def copy_database(source: Path, dest: Path, *, overwrite: bool = False) -> Copie
         raise StorageError(f"cannot copy {str(source)!r} onto itself")
     if dest.exists() and not overwrite:
         raise BackupExists(dest)
+    if not dest.parent.is_dir():
+        raise StorageError(f"cannot write {str(dest)!r}: its folder does not exist")
     part = dest.with_name(f".{dest.name}.{os.getpid()}.part")
     try:
         schema = _copy(source, part)
+        part.chmod(source.stat().st_mode & 0o666)  # no one may read the copy who cannot read the file
         if dest.exists() and not overwrite:  # it appeared while copying
             raise BackupExists(dest)
         for stale in companions(dest):

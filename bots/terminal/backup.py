@@ -10,6 +10,7 @@ the copy is, or why there is none.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import TextIO
@@ -20,21 +21,24 @@ from ..i18n import Translator, isolate, user_text
 from .texts import BACKED_UP, BACKUP_EXISTS, COPY_DAMAGED, NO_DATABASE
 
 
-def destination(database: Path, dest: Path, now: float) -> Path:
-    """``dest`` itself, or in a folder a file named for the time of the copy.
+def destination(database: Path, dest: str, now: float) -> Path:
+    """``dest`` itself, or in a folder (one that exists, or any written with a final ``/``)
+    a file named for the time of the copy.
 
-    >>> destination(Path("basra.sqlite3"), Path("/tmp"), 0.0)
+    >>> destination(Path("basra.sqlite3"), "/tmp", 0.0)
     PosixPath('/tmp/basra-19700101-000000.sqlite3')
     """
-    if not dest.is_dir():
-        return dest
+    path = Path(dest)
+    if not path.is_dir() and not dest.endswith(os.sep):
+        return path
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
-    return dest / f"{database.stem}-{stamp}{database.suffix}"
+    return path / f"{database.stem}-{stamp}{database.suffix}"
 
 
-def backup(database: Path, dest: Path, overwrite: bool, t: Translator, out: TextIO, err: TextIO) -> int:
+def backup(database: Path, dest: str, overwrite: bool, t: Translator, out: TextIO, err: TextIO) -> int:
     """Copy ``database`` to ``dest``: 0 when copied and checked, 1 when ``dest`` exists (and
-    is kept), 2 when there is nothing to copy or the copy is damaged."""
+    is kept), 2 when there is nothing to copy or the copy is damaged (``StorageError``, for
+    a file that cannot be read or written, is the caller's to say)."""
     target = destination(database, dest, time.time())
     source = user_text(str(database.resolve()))
     try:

@@ -9,9 +9,11 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bots.service import ManualClock, TableService
 from bots.terminal import __main__ as terminal
-from storage import SqliteStore
+from storage import SqliteStore, StorageError
 from tests.service.helpers import ALICE, BADR, GROUP, QUIET, FakePlatform, play_turn
 
 COPIES = 4
@@ -91,14 +93,20 @@ def test_the_copy_is_refused_over_an_existing_file_unless_asked(tmp_path: Path) 
     conn.close()
 
 
-def test_a_folder_gets_a_copy_named_for_its_time(tmp_path: Path) -> None:
+def test_a_folder_gets_a_copy_named_for_its_time_readable_by_whom_the_file_is(tmp_path: Path) -> None:
     database = tmp_path / "basra.sqlite3"
     asyncio.run(create(database))
+    database.chmod(0o640)
     folder = tmp_path / "backups"
     folder.mkdir()
     code, out, _ = backup(database, str(folder), "--lang", "en")
-    [written] = [p.name for p in folder.iterdir()]
-    assert code == 0 and re.fullmatch(r"basra-\d{8}-\d{6}\.sqlite3", written) and written in out
+    [written] = list(folder.iterdir())
+    assert code == 0 and re.fullmatch(r"basra-\d{8}-\d{6}\.sqlite3", written.name) and written.name in out
+    assert written.stat().st_mode & 0o777 == 0o640
+    # A folder named with a final / that is not there is not taken for a file name.
+    with pytest.raises(StorageError, match="its folder does not exist"):
+        backup(database, f"{tmp_path / 'missing'}/", "--lang", "en")
+    assert not (tmp_path / "missing").exists()
 
 
 def test_a_damaged_database_gives_no_copy_and_says_why(tmp_path: Path) -> None:
