@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     copy = commands.add_parser("backup", help="copy the database, checked, even while a bot runs on it")
     copy.add_argument("dest", metavar="DEST",
-                      help="the file to write, or a folder to write basra-<date>-<time>.sqlite3 in")
+                      help="the file to write, or a folder to write <database>-<date>-<time>.sqlite3 in")
     copy.add_argument("--overwrite", action="store_true", help="replace DEST if it exists")
     copy.add_argument("--lang", choices=("ar", "en"), default=None)
     copy.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
