@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -41,12 +42,18 @@ from telegram.error import (
     TelegramError,
     TimedOut,
 )
+from telegram.warnings import PTBUserWarning
 
 log = logging.getLogger(__name__)
 
 _REMEMBERED: Final = 20_000
 _INLINE_RETRIES: Final = (0.05, 0.25)
 _NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
+#: The methods the outbox calls by name, for their answers as plain JSON.
+_BY_NAME: Final = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+#: What ``Bot.do_api_request`` says each time it is asked for one of those:
+#: the outbox means to, so that warning alone is ignored (any other still shows).
+_ADVICE: Final = r"Please use 'Bot\.(?:{})' instead of 'Bot\.do_api_request\(".format("|".join(_BY_NAME))
 
 
 class Outcome(Enum):
@@ -114,6 +121,7 @@ class Outbox:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        warnings.filterwarnings("ignore", message=_ADVICE, category=PTBUserWarning)
         self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
         #: Told ``(old, new)`` each time Telegram answers that a group now has another id.
         self.on_moved: Callable[[int, int], None] | None = None
@@ -132,23 +140,24 @@ class Outbox:
         """Whether the message is known to show exactly ``content`` already."""
         return self._shown.get((chat_id, message_id)) == content.fingerprint()
 
-    async def _post(self, method: str, params: dict[str, Any]) -> Any:
+    async def _call(self, method: str, params: dict[str, Any]) -> Any:
         """Call a Bot API method and take its result as plain JSON.
 
         ``Bot.send_message`` and ``Bot.edit_message_text`` turn every answer
         into a ``telegram.Message`` with its sender, chat, entities and
         buttons, and all the outbox reads of it is the message id: building
         those objects was about a quarter of the bot's CPU time per update,
-        and most of the objects it allocated. ``Bot._post`` is what those methods
-        call underneath, so the request still goes through the rate limiter
-        and failures still arrive as ``TelegramError``. (``Bot.do_api_request``
-        returns plain JSON too, but warns for every method the library knows.)
+        and most of the objects it allocated. ``Bot.do_api_request`` returns
+        the JSON as it came, through the same path underneath (the bot's rate
+        limiter if it has one, failures as ``TelegramError``). It advises using
+        the named method instead, each time: that advice is ignored for the
+        outbox's three methods alone (``_ADVICE``), every other warning shows.
         """
-        return await self.bot._post(method, params)
+        return await self.bot.do_api_request(method, params)
 
     async def send(self, chat_id: int, content: Content, *, silent: bool = False) -> Sent:
         async def call() -> int:
-            message = await self._post("sendMessage", {
+            message = await self._call("sendMessage", {
                 "chat_id": chat_id,
                 "text": content.html,
                 "parse_mode": ParseMode.HTML,
@@ -170,7 +179,7 @@ class Outbox:
             return Sent(Outcome.UNCHANGED, message_id)
 
         async def call() -> int:
-            await self._post("editMessageText", {
+            await self._call("editMessageText", {
                 "chat_id": chat_id,
                 "message_id": message_id,
                 "text": content.html,
@@ -210,7 +219,7 @@ class Outbox:
             params: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
             if keep is not None:
                 params["reply_markup"] = keep
-            await self._post("editMessageReplyMarkup", params)
+            await self._call("editMessageReplyMarkup", params)
             return message_id
 
         return await self._attempt(chat_id, call, repeat_timeouts=True)
