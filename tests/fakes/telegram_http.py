@@ -67,7 +67,8 @@ class HttpFront:
         """Listen; returns the base URL to give the bot (``TELEGRAM_API_BASE_URL``)."""
         app = web.Application()
         app.router.add_route("*", "/{prefix}/{method}", self._call)
-        self._runner = web.AppRunner(app, access_log=None)
+        # A bot's long poll still open at the end is not waited for (it would hold ``stop`` 10 s).
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
