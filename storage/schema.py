@@ -74,9 +74,11 @@ async def connect(path: Path, busy_timeout: float) -> aiosqlite.Connection:
     WAL lets readers in other processes proceed during a write; ``synchronous =
     FULL`` fsyncs the log at every commit, so an acknowledged write survives a
     SIGKILL or a power cut. Autocommit mode (``isolation_level=None``) leaves
-    every transaction boundary to the store.
+    every transaction boundary to the store. The store's writer commits on
+    the same connection from a thread of its own (``storage.writer``), never
+    while aiosqlite's thread uses it: hence ``check_same_thread=False``.
     """
-    conn = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None)
+    conn = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
     try:
         conn.row_factory = aiosqlite.Row
         await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")

@@ -40,7 +40,7 @@ from .models import (
     StoredEvent,
     TableRecord,
 )
-from .writer import SyncWork, Work, Writer, in_thread
+from .writer import SyncWork, Work, Writer
 
 T = TypeVar("T")
 
@@ -162,6 +162,7 @@ class SqliteStore:
     async def close(self) -> None:
         await self._writer.wait()
         async with self._lock:
+            await self._writer.close()
             conn, self._conn = self._conn, None
             if conn is not None:
                 await conn.close()
@@ -301,9 +302,9 @@ class SqliteStore:
             return await self._write_sync(append)
 
         async def work(conn: aiosqlite.Connection) -> TableRecord:
-            await in_thread(conn, append)
+            await self._writer.in_thread(append)
             await ranking.apply_result(conn, result, self._clock())
-            return await in_thread(conn, lambda db: tablesql.must_fetch_table(db, table_id))
+            return await self._writer.in_thread(lambda db: tablesql.must_fetch_table(db, table_id))
 
         return await self._write(work)
 

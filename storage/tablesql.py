@@ -1,7 +1,7 @@
-"""Writing tables and their event logs, synchronously, in the connection's own thread.
+"""Writing tables and their event logs, synchronously, in the store writer's thread.
 
 These run inside a transaction the store has opened, through one hand-off to
-aiosqlite's worker thread per group of writes rather than one per statement:
+the writer's thread per group of writes rather than one per statement:
 a play is a handful of statements, and the hand-offs cost more than SQLite.
 
 Statements are kept few as well. Each one lets go of the GIL while SQLite

@@ -1,4 +1,4 @@
-"""Group commit: the store's writes queue up and are committed together in SQLite's thread.
+"""Group commit: the store's writes queue up and are committed together in the writer's thread.
 
 Writes that queue while a commit is in progress are committed together in one
 ``BEGIN IMMEDIATE ... COMMIT``, each inside its own savepoint, so one that
@@ -6,11 +6,15 @@ fails is undone alone, and every caller hears back only after the one
 ``COMMIT`` and its fsync. A cancelled caller cannot cut its write short: once
 queued it is committed or rolled back whole, whatever happens to the caller.
 
-The queue is drained in the connection's own thread. Once a group is
-committed the thread tells the event loop, in one call, which callers may go
-on, and takes the next group at once. Going back through the loop between
-groups, and waking a task there to hand each caller its result, cost several
-turns of a busy loop per commit, the larger part of a commit's time under load.
+The queue is drained in a thread of the writer's own, on the plain sqlite3
+connection underneath the store's aiosqlite one (``Cursor.connection``; the
+store opens it with ``check_same_thread=False``). aiosqlite's thread and the
+writer's never use it at once: the store's lock is held by every use. Once a
+group is committed the thread tells the event loop, in one call, which
+callers may go on, and takes the next group at once. Going back through the
+loop between groups, and waking a task there to hand each caller its result,
+cost several turns of a busy loop per commit, the larger part of a commit's
+time under load; so would a hand-off through aiosqlite per statement.
 
 Work that awaits (ratings, written over several statements through aiosqlite)
 cannot run in the thread: the drain stops in front of it, the writer gives it
@@ -27,6 +31,7 @@ import sqlite3
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -45,16 +50,6 @@ class _Pending:
     work: Any
     sync: bool
     future: asyncio.Future[Any]
-
-
-async def in_thread(conn: aiosqlite.Connection, work: SyncWork[T]) -> T:
-    """Run ``work`` on the plain sqlite3 connection in aiosqlite's worker thread.
-
-    aiosqlite (0.20-0.22) offers no public call for this; ``_execute`` and
-    ``_conn`` are what its own methods use.
-    """
-    value: T = await conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
-    return value
 
 
 def begin(db: sqlite3.Connection, path: str) -> None:
@@ -127,7 +122,9 @@ class Writer:
     """The write queue of one store, and the turns its connection gives reads.
 
     ``connection()`` gives the store's aiosqlite connection; ``lock`` is held by
-    every use of it: a turn of the drain, an async write, a read.
+    every use of it: a turn of the drain, an async write, a read. ``close()``
+    once the store is closed ends the writer's thread (a new one starts with
+    the next write).
     """
 
     def __init__(self, path: str, connection: Callable[[], aiosqlite.Connection], lock: asyncio.Lock) -> None:
@@ -135,10 +132,47 @@ class Writer:
         self._connection = connection
         self._lock = lock
         self._queue: deque[_Pending] = deque()
-        self._mutex = threading.Lock()  # the queue and ``_draining`` are shared with SQLite's thread
+        self._mutex = threading.Lock()  # the queue and ``_draining`` are shared with the writer's thread
         self._draining = False
         self._readers = 0  # reads waiting for the connection; the drain gives way to them
         self._flushers: set[asyncio.Task[None]] = set()
+        self._thread: ThreadPoolExecutor | None = None
+        #: The aiosqlite connection last used and the sqlite3 connection it wraps.
+        self._plain: tuple[aiosqlite.Connection, sqlite3.Connection] | None = None
+        self._running: Future[Any] | None = None  # the work last given the thread
+
+    async def in_thread(self, work: SyncWork[T]) -> T:
+        """Run ``work`` on the store's sqlite3 connection in the writer's thread.
+
+        For the holder of the lock only (the drain, an async write), like any
+        use of the connection.
+        """
+        conn = self._connection()
+        if self._plain is None or self._plain[0] is not conn:
+            async with conn.cursor() as cursor:
+                self._plain = (conn, cursor.connection)
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="basra-sqlite-writer")
+        self._running = self._thread.submit(work, self._plain[1])
+        value: T = await asyncio.wrap_future(self._running)
+        return value
+
+    async def _let_go(self) -> None:
+        """Until the writer's thread has let go of the connection, with the lock held.
+
+        A caller cancelled while its work runs in the thread gives the lock
+        up, not the thread: whoever holds the lock next waits for it here
+        before using the connection through aiosqlite's thread.
+        """
+        if self._running is not None and not self._running.done():
+            await asyncio.wait([asyncio.wrap_future(self._running)])
+
+    async def close(self) -> None:
+        """End the writer's thread and let the connection go: after ``wait()``, with the lock held."""
+        await self._let_go()
+        thread, self._thread, self._plain, self._running = self._thread, None, None, None
+        if thread is not None:
+            thread.shutdown()  # idle by now: it ends at once
 
     async def write(self, work: Any, sync: bool) -> Any:
         """Queue ``work`` (sync: called with the sqlite3 connection in its thread;
@@ -164,6 +198,7 @@ class Writer:
         finally:
             self._readers -= 1
         try:
+            await self._let_go()
             yield self._connection()
         finally:
             self._lock.release()
@@ -178,12 +213,11 @@ class Writer:
         try:
             while True:
                 async with self._lock:
-                    conn = self._connection()
-                    turn = await in_thread(conn, functools.partial(self._drain, loop=loop))
+                    turn = await self.in_thread(functools.partial(self._drain, loop=loop))
                     if turn is None:
                         return
                     if isinstance(turn, _Pending):
-                        await self._run_alone(conn, turn)
+                        await self._run_alone(self._connection(), turn)
         except BaseException as error:
             with self._mutex:
                 left, self._draining = list(self._queue), False
@@ -193,7 +227,7 @@ class Writer:
                 raise
 
     def _drain(self, db: sqlite3.Connection, *, loop: asyncio.AbstractEventLoop) -> _Pending | bool | None:
-        """In SQLite's thread: commit the queued sync writes, group after group.
+        """In the writer's thread: commit the queued sync writes, group after group.
 
         Returns None once the queue is empty (the next write starts a new
         flusher), the async write found at its head, or True when a read
@@ -222,7 +256,7 @@ class Writer:
     async def _run_alone(self, conn: aiosqlite.Connection, pending: _Pending) -> None:
         """An async write in a transaction of its own, statement by statement."""
         try:
-            await in_thread(conn, lambda db: begin(db, self._path))
+            await self.in_thread(lambda db: begin(db, self._path))
             try:
                 value = await pending.work(conn)
                 await conn.execute("COMMIT")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,3 +45,13 @@ async def test_a_failed_write_in_a_group_leaves_the_others_whole(db_path: Path, 
         with pytest.raises(VersionConflict):
             await store.append_events(first.table_id, 1, [{"kind": "c"}])
         assert len(await store.load_events(first.table_id)) == 2
+
+
+async def test_a_closed_store_leaves_no_thread_of_its_own_behind(db_path: Path, new_table: NewTable) -> None:
+    async with SqliteStore(db_path) as store:
+        table = await store.create_table(new_table())
+        await store.append_events(table.table_id, 0, [{"kind": "x"}])
+        assert any(t.name.startswith("basra-sqlite-writer") for t in threading.enumerate())
+    assert not any(t.name.startswith("basra-sqlite-writer") for t in threading.enumerate())
+    async with SqliteStore(db_path) as store:  # and opened again, it writes again
+        assert (await store.append_events(table.table_id, 1, [{"kind": "y"}])).version == 2
