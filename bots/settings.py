@@ -10,14 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .service.config import ServiceConfig
 
 
 class BasraSettings(BaseSettings):
-    """``BASRA_DATABASE``, ``BASRA_LANGUAGE``, ``BASRA_TURN_SECONDS``, ``BASRA_COMPUTER_DELAY``, ...
+    """``BASRA_DATABASE``, ``BASRA_LANGUAGE``, ``BASRA_TURN_SECONDS``, ``BASRA_COMPUTER_DELAY``,
+    ``BASRA_LOG_LEVEL``, ``BASRA_LOG_FORMAT``, ...
 
     Each bot subclasses this and adds its own token settings (with their own
     prefix, e.g. ``TELEGRAM_BOT_TOKEN`` via ``validation_alias``).
@@ -34,6 +35,9 @@ class BasraSettings(BaseSettings):
     computer_delay: float = Field(default=0.8, ge=0, le=30)
     lobby_idle_seconds: float = Field(default=15 * 60, gt=0)
     practice_idle_seconds: float = Field(default=24 * 60 * 60, gt=0)
+    #: Unset: INFO for the bots, WARNING for ``basra`` (its table shares the terminal).
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] | None = None
+    log_format: Literal["text", "json"] = "text"
 
     @field_validator("database", mode="before")
     @classmethod
@@ -41,6 +45,17 @@ class BasraSettings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             raise ValueError("it is empty: give the database file's path")
         return value
+
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _blank_is_default(cls, value: Any, info: ValidationInfo) -> Any:
+        """An empty value (``BASRA_LOG_LEVEL=``) is the default; a level or format in any case."""
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if not text:
+            return cls.model_fields[str(info.field_name)].default
+        return text.upper() if info.field_name == "log_level" else text.lower()
 
     def service_config(self) -> ServiceConfig:
         """The table service's knobs from these settings."""

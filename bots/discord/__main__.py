@@ -3,10 +3,12 @@
 Settings come from the environment or a ``.env`` file (see
 ``settings.DiscordSettings``). A missing or malformed setting, a database that
 cannot be used, a token Discord refuses: one line on stderr and exit status 2,
-without a traceback. Discord unreachable at start-up (or answering 5xx, or not
-as Discord) is one line per attempt, tried again after 1, 2, 4, 8 … seconds;
-after ``REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager
-starts it again). The token is never printed.
+without a traceback.
+Discord unreachable at start-up (or answering 5xx, or not as Discord) is one
+line per attempt, tried again after 1, 2, 4, 8 … seconds; after
+``REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager starts it
+again). The token is never printed, nor is any hand card logged
+(``bots.logs``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pydantic import ValidationError
 
 from storage import StorageError
 
+from ..logs import LogFormat
+from ..logs import configure_logging as configure_shared
 from ..settings import not_utf8
 from .bot import BasraBot, BotOptions
 from .settings import DiscordSettings, settings_problem
@@ -39,13 +43,25 @@ class ReconnectLines(logging.Filter):
         return True
 
 
-def configure_logging() -> None:
-    """INFO to stderr. discord.py's DEBUG lines would carry message payloads
-    (hands included), so its loggers never go below INFO."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for name in ("discord", "discord.http", "discord.gateway", "discord.webhook"):
-        logging.getLogger(name).setLevel(logging.INFO)
-    logging.getLogger("discord.client").addFilter(ReconnectLines())
+#: Never below INFO: discord.py's DEBUG lines would carry message payloads (hands included).
+QUIET = dict.fromkeys(("discord", "discord.http", "discord.gateway", "discord.webhook"), logging.INFO)
+
+
+def quiet_voice() -> None:
+    """The bot has no voice: discord.py's two warnings that voice is not supported (no
+    PyNaCl, no davey), logged when the first client is made, are not said."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+def configure_logging(level: str | int = logging.INFO, form: LogFormat = "text", *, token: str = "") -> None:
+    """Log to stderr through the redactor (``token`` masked wherever it shows), discord.py's
+    loggers never below INFO; failed gateway connections in one line each; no voice warnings."""
+    configure_shared(level, form, secrets=(token,), floors=QUIET)
+    client = logging.getLogger("discord.client")
+    if not any(isinstance(f, ReconnectLines) for f in client.filters):
+        client.addFilter(ReconnectLines())
+    quiet_voice()
 
 
 #: Start-up attempts to reach Discord before giving up (the pauses double from 1 s).
@@ -98,13 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     except UnicodeDecodeError as error:
         print(f"basra-discord: {not_utf8(error)}", file=sys.stderr)
         return 2
-    configure_logging()
+    token = settings.discord_bot_token.get_secret_value()
+    configure_logging(settings.log_level or "INFO", settings.log_format, token=token)
     options = BotOptions(
         database=settings.database,
         config=settings.service_config(),
         guild_id=settings.discord_guild_id,
     )
-    token = settings.discord_bot_token.get_secret_value()
     try:
         if (status := asyncio.run(reach(token))) is not None:
             return status

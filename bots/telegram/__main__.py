@@ -7,7 +7,7 @@ Telegram refuses: one line on stderr and exit status 2. A Bot API server that
 cannot be reached (or answers 5xx, or not JSON) at start-up is one line per
 attempt, tried again after 1, 2, 4, 8 … seconds; after ``REACH_ATTEMPTS`` the
 bot gives up with status 2 (a service manager starts it again). The token is
-never printed.
+never printed, nor is any hand card logged (``bots.logs``).
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     if settings.webhook_url and settings.webhook_secret is None:
         print(f"basra-telegram: {WEBHOOK_NEEDS_SECRET}", file=sys.stderr)
         return 2
-    configure_logging()
+    configure_logging(settings.log_level or "INFO", settings.log_format,
+                      token=settings.bot_token.get_secret_value())
     try:
         if (status := asyncio.run(reach(settings))) is not None:
             return status

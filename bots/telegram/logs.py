@@ -1,65 +1,36 @@
-"""Logging for the bot: one error handler, and no card or token in any log line.
+"""Logging for the Telegram bot: its logging setup, and the one error handler.
 
-A hand card must never reach a log, and a traceback can carry one (a message
-such as ``illegal play '7S'``, a button payload, a message text). Rather than
-trust every call site, ``CardRedactor`` masks everything that looks like a card
-or a bot token in each record that passes a handler, traceback included.
-
->>> redact("play b1|card|abc|3|10D and 7♦ with 123456:" + "x" * 35)
-'play b1|card|abc|3|?? and ?? with <token>'
+The redactor, the format and the level are shared by every entry point
+(``bots.logs``): no hand card and no bot token reaches a log line. Here the
+HTTP client's loggers are kept quiet (their lines carry the token in URLs),
+and updates are described by ids only.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-import traceback
 from typing import Any, Final
 
 from telegram import Update
 from telegram.error import Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.ext import CallbackContext
 
+from ..logs import CardRedactor, LogFormat, redact
+from ..logs import configure_logging as configure_shared
+
+__all__ = ["CardRedactor", "configure_logging", "describe_update", "on_error", "redact"]
+
 log = logging.getLogger("bots.telegram")
 
-_CARD: Final = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])(?:[CDHS](?![A-Za-z0-9])|[♣♦♥♠])")
-_TOKEN: Final = re.compile(r"\d{3,20}:[A-Za-z0-9_-]{20,100}")
+#: Never below WARNING: the HTTP client's lines carry the token, python-telegram-bot's payloads.
+QUIET: Final = dict.fromkeys(
+    ("httpx", "httpcore", "telegram.request", "telegram.bot", "telegram.ext.ExtBot"), logging.WARNING
+)
 
 
-def redact(text: str) -> str:
-    """``text`` with card codes and labels masked as ``??`` and bot tokens as ``<token>``."""
-    return _CARD.sub("??", _TOKEN.sub("<token>", text))
-
-
-class CardRedactor(logging.Filter):
-    """A handler filter: renders the message (and traceback) and masks cards and tokens."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # a broken format string must not lose the record
-            message = str(record.msg)
-        record.msg, record.args = redact(message), None
-        if record.exc_info:
-            record.exc_text = redact("".join(traceback.format_exception(*record.exc_info)).rstrip())
-            record.exc_info = None
-        elif record.exc_text:
-            record.exc_text = redact(record.exc_text)
-        if record.stack_info:
-            record.stack_info = redact(record.stack_info)
-        return True
-
-
-def configure_logging(level: int = logging.INFO) -> None:
-    """Log to stderr through the redactor; quiet the HTTP client (its lines carry the token)."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(CardRedactor())
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    for noisy in ("httpx", "httpcore", "telegram.request", "telegram.bot", "telegram.ext.ExtBot"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+def configure_logging(level: str | int = logging.INFO, form: LogFormat = "text", *, token: str = "") -> None:
+    """Log to stderr through the redactor (``token`` masked wherever it shows); quiet the HTTP client."""
+    configure_shared(level, form, secrets=(token,), floors=QUIET)
 
 
 def describe_update(update: object) -> str:

@@ -29,6 +29,7 @@ from core.ai import LEVELS
 from storage import SqliteStore, StorageError
 
 from ..i18n import resolve_language, translator
+from ..logs import configure_logging
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
 from ..settings import BasraSettings, bad_setting, not_utf8
@@ -125,6 +126,10 @@ def backup_database(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        # Warnings and errors only, unless BASRA_LOG_LEVEL says otherwise: the table shares
+        # the terminal with standard error.
+        settings = BasraSettings()
+        configure_logging(settings.log_level or "WARNING", settings.log_format)
         if args.command == "backup":
             return backup_database(args, sys.stdout, sys.stderr)
         if args.command == "export":

@@ -1,5 +1,6 @@
 """The Discord bot's own process at start-up, against a fake of Discord's HTTP API: a refused
-token, a Discord that answers 5xx or not as Discord, and none at all are one line each."""
+token, a Discord that answers 5xx or not as Discord, and none at all are one line each; its
+log lines as JSON at the level it is given, without discord.py's voice warnings."""
 
 from __future__ import annotations
 
@@ -73,9 +74,11 @@ async def fake() -> AsyncIterator[tuple[FakeDiscordHttp, str]]:
     await server.runner.cleanup()
 
 
-def launch(url: str, tmp_path: Path, token: str = TOKEN) -> tuple[subprocess.Popen[str], Path]:
+def launch(
+    url: str, tmp_path: Path, token: str = TOKEN, **settings: str
+) -> tuple[subprocess.Popen[str], Path]:
     env = {**os.environ, "DISCORD_BOT_TOKEN": token, "DISCORD_TEST_API": url,
-           "BASRA_DATABASE": str(tmp_path / "basra.sqlite3")}
+           "BASRA_DATABASE": str(tmp_path / "basra.sqlite3"), **settings}
     log = tmp_path / f"stderr-{time.monotonic_ns()}.txt"
     with log.open("w") as err:
         process = subprocess.Popen([sys.executable, str(MAIN)], env=env, stdout=subprocess.DEVNULL,
@@ -160,3 +163,28 @@ async def test_no_discord_at_all_is_one_line_per_attempt_and_ctrl_c_is_quiet(tmp
     assert "Traceback" not in text and TOKEN not in text
     assert all(line.startswith(f"basra-discord: cannot reach Discord at {url} (") for line in said(log))
     assert "trying again in 1 s" in lines[0] and "trying again in 2 s" in lines[1]
+
+
+async def test_its_log_is_json_lines_at_the_level_given_without_voice_warnings(
+    fake: tuple[FakeDiscordHttp, str], tmp_path: Path
+) -> None:
+    _, url = fake
+    process, log = launch(url, tmp_path, BASRA_LOG_FORMAT="json", BASRA_LOG_LEVEL="WARNING")
+    try:
+        end = time.monotonic() + 30
+        # It logs in, syncs its commands and goes on to the gateway, which is not there.
+        while "Attempting a reconnect" not in log.read_text() and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+    finally:
+        process.send_signal(signal.SIGINT)
+        code = await ended(process)
+    text = log.read_text()
+    assert code == 0, text[-3000:]
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    assert all(line["level"] in ("WARNING", "ERROR", "CRITICAL") for line in lines)  # no INFO line
+    # A failed connection to the gateway is one line with its cause, not a traceback.
+    reconnects = [line for line in lines if line["message"].startswith("Attempting a reconnect")]
+    assert reconnects and all("exception" not in line and "(" in line["message"] for line in reconnects)
+    assert "PyNaCl" not in text and "davey" not in text and "voice" not in text
+    assert TOKEN not in text

@@ -45,9 +45,10 @@ class Process:
 
     count = 0
 
-    def __init__(self, url: str, token: str, database: Path) -> None:
+    def __init__(self, url: str, token: str, database: Path, **settings: str) -> None:
         env = {**os.environ, "TELEGRAM_BOT_TOKEN": token, "TELEGRAM_API_BASE_URL": url,
-               "BASRA_DATABASE": str(database), "BASRA_LANGUAGE": "ar", "BASRA_LOG_LEVEL": "INFO"}
+               "BASRA_DATABASE": str(database), "BASRA_LANGUAGE": "ar", "BASRA_LOG_LEVEL": "INFO",
+               **settings}
         env.pop("TELEGRAM_WEBHOOK_URL", None)
         Process.count += 1
         self.log = database.parent / f"stderr-{Process.count}.txt"
