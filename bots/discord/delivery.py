@@ -199,7 +199,7 @@ class DiscordPlatform:
                 # service has the state, and the message's next change shows it).
                 log.warning("table %s: sending a %s failed (HTTP %s)", table_id, label, error.status)
                 self.failures.append((table_id, label, error.status))
-                return Retry() if _busy(error) else FAILED
+                return Retry(throttled=error.status == 429) if _busy(error) else FAILED
             except NETWORK_ERRORS as error:
                 log.info(
                     "table %s: sending a %s failed (%s); trying again", table_id, label, type(error).__name__

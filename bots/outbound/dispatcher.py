@@ -41,9 +41,11 @@ _REMEMBERED: Final = 100_000
 @dataclass(frozen=True, slots=True)
 class Retry:
     """Run the write again later: after ``after`` seconds if the server said so (a 429's
-    ``retry_after``), else after the dispatcher's back-off."""
+    ``retry_after``), else after the dispatcher's back-off. ``throttled``: a 429 that did not
+    say for how long (counted with the others as "told to wait")."""
 
     after: float = 0.0
+    throttled: bool = False
 
 
 Outcome = Literal["sent", "skipped", "failed"] | Retry
@@ -246,6 +248,7 @@ class Dispatcher:
         now = self.now()
         if retry.after > 0:
             lane.budget.block(now + retry.after)
+        if retry.after > 0 or retry.throttled:
             self.counts["told to wait"] += 1
         if write.key in lane.pending:
             self.counts["replaced"] += 1  # a newer state is already waiting: it goes instead

@@ -15,6 +15,7 @@ import asyncio
 import logging
 import math
 import random
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -109,6 +110,9 @@ class Runner:
         self._chosen_language: dict[str, str | None] = {}
         self._platform_language: dict[str, str] = {}
         self._busy = 0
+        #: Cards played since the start, by who played them: "person", "computer", or "clock"
+        #: (a 4-seat turn that timed out). Read by ``bots.metrics``.
+        self.plays: Counter[str] = Counter()
 
     # -- registry --------------------------------------------------------------
 
@@ -476,6 +480,7 @@ class Runner:
             async with live.writing:
                 events = self._play_events(match, seat, card, plan)
                 await self._commit_match(live, events)
+            self.plays["computer"] += 1
             return self._match_notices(live, [ev.event_from_dict(e) for e in events])
 
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
@@ -515,6 +520,7 @@ class Runner:
             async with live.writing:
                 played = self._play_events(match, seat, card, plan)
                 await self._commit_match(live, events + played, auto=True)
+            self.plays["clock"] += 1
             return self._match_notices(live, [ev.event_from_dict(e) for e in played])
 
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)

@@ -189,6 +189,15 @@ class TableService(Records):
         with contextlib.suppress(StorageError):
             await self._store.note_alive(self._name, self._clock.now())
 
+    @property
+    def running(self) -> bool:
+        """Started (its tables restored, their clocks armed) and not yet closed."""
+        return self._heartbeat is not None
+
+    async def reach_store(self) -> None:
+        """Read from the store, raising its ``StorageError`` if it cannot (a health check)."""
+        await self._store.last_alive(self._name)
+
     async def drain(self, timeout: float = 30.0) -> None:
         """Wait until timed work already due (computer turns, timeouts) has finished,
         including the computer turns that work makes due (at most ``timeout`` seconds;
@@ -243,6 +252,13 @@ class TableService(Records):
         if record.version == 0:
             raise LobbyNotOpen(f"lobby {table_id} is {record.status}")
         raise MatchOver(f"match {table_id} is {record.status}")
+
+    def table_counts(self) -> dict[str, int]:
+        """How many open tables this service serves, by status ("lobby", "running")."""
+        counts: dict[str, int] = {}
+        for live in self._tables.values():
+            counts[live.record.status] = counts.get(live.record.status, 0) + 1
+        return counts
 
     def _lobby_view(self, live: LiveTable) -> LobbyView:
         return viewing.lobby_view(live.record, live.rules, self._turn_seconds(live.record))
@@ -704,6 +720,7 @@ class TableService(Records):
             async with live.writing:
                 played = match.play(seat, chosen, number)
                 await self._commit_match(live, [ev.to_dict(e) for e in played])
+            self.plays["person"] += 1
             notices = self._match_notices(live, played)
             return self._hand_view(live, seat), notices
 

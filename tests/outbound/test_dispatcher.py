@@ -365,6 +365,14 @@ async def test_a_retry_after_blocks_the_chat_but_not_another() -> None:
     assert outbound.counts["told to wait"] == 1
 
 
+async def test_a_429_that_names_no_pause_is_counted_as_told_to_wait_and_backs_off() -> None:
+    platform, outbound = Platform(), dispatcher(first_delay=0.001)
+    outbound.put(platform.write("table", outcomes=[Retry(throttled=True)]))
+    assert await outbound.idle(PATIENCE)
+    assert len(platform.times("table")) == 2
+    assert outbound.counts["told to wait"] == 1 and outbound.counts["retried"] == 1
+
+
 async def test_a_newer_state_replaces_a_write_waiting_to_retry() -> None:
     platform, outbound = Platform(), dispatcher(first_delay=0.05)
     outbound.put(platform.write("table v1", key="table", stamp=(1,), outcomes=[Retry()] * 10))
