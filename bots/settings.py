@@ -18,7 +18,7 @@ from .service.config import ServiceConfig
 
 class BasraSettings(BaseSettings):
     """``BASRA_DATABASE``, ``BASRA_LANGUAGE``, ``BASRA_TURN_SECONDS``, ``BASRA_COMPUTER_DELAY``,
-    ``BASRA_LOG_LEVEL``, ``BASRA_LOG_FORMAT``, ...
+    ``BASRA_LOG_LEVEL``, ``BASRA_LOG_FORMAT``, ``BASRA_METRICS_PORT``, ...
 
     Each bot subclasses this and adds its own token settings (with their own
     prefix, e.g. ``TELEGRAM_BOT_TOKEN`` via ``validation_alias``).
@@ -38,6 +38,9 @@ class BasraSettings(BaseSettings):
     #: Unset: INFO for the bots, WARNING for ``basra`` (its table shares the terminal).
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] | None = None
     log_format: Literal["text", "json"] = "text"
+    #: ``/healthz`` and ``/metrics`` (``bots.metrics``) on this port; unset: not served.
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
 
     @field_validator("database", mode="before")
     @classmethod
@@ -46,10 +49,10 @@ class BasraSettings(BaseSettings):
             raise ValueError("it is empty: give the database file's path")
         return value
 
-    @field_validator("log_level", "log_format", mode="before")
+    @field_validator("log_level", "log_format", "metrics_port", mode="before")
     @classmethod
     def _blank_is_default(cls, value: Any, info: ValidationInfo) -> Any:
-        """An empty value (``BASRA_LOG_LEVEL=``) is the default; a level or format in any case."""
+        """An empty value (``BASRA_METRICS_PORT=``) is the default; a level or format in any case."""
         if not isinstance(value, str):
             return value
         text = value.strip()

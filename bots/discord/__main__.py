@@ -2,8 +2,8 @@
 
 Settings come from the environment or a ``.env`` file (see
 ``settings.DiscordSettings``). A missing or malformed setting, a database that
-cannot be used, a token Discord refuses: one line on stderr and exit status 2,
-without a traceback.
+cannot be used, a token Discord refuses, a metrics port that cannot be
+listened on: one line on stderr and exit status 2, without a traceback.
 Discord unreachable at start-up (or answering 5xx, or not as Discord) is one
 line per attempt, tried again after 1, 2, 4, 8 … seconds; after
 ``REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager starts it
@@ -25,6 +25,7 @@ from storage import StorageError
 
 from ..logs import LogFormat
 from ..logs import configure_logging as configure_shared
+from ..metrics import MetricsUnavailable
 from ..settings import not_utf8
 from .bot import BasraBot, BotOptions
 from .settings import DiscordSettings, settings_problem
@@ -120,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         database=settings.database,
         config=settings.service_config(),
         guild_id=settings.discord_guild_id,
+        metrics_port=settings.metrics_port,
+        metrics_host=settings.metrics_host,
     )
     try:
         if (status := asyncio.run(reach(token))) is not None:
@@ -135,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired:
         print("basra-discord: Discord refused the requested intents", file=sys.stderr)
         return 2
-    except StorageError as error:  # the database cannot be used (or another bot holds it)
-        print(f"basra-discord: {error}", file=sys.stderr)
+    except (StorageError, MetricsUnavailable) as error:  # the database cannot be used (or another
+        print(f"basra-discord: {error}", file=sys.stderr)  # bot holds it), the metrics port is taken
         return 2
     except NETWORK as error:  # Discord was lost between the first answer and the start
         print(f"basra-discord: lost Discord while starting ({_cause(error, token)})", file=sys.stderr)

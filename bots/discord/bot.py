@@ -3,7 +3,9 @@
 ``setup_hook`` (after login, before the gateway) opens the database, starts
 the service (which restores every lobby and match and re-arms their clocks),
 registers the persistent buttons and syncs the slash commands. ``close``
-stops the service's clocks and closes the database.
+stops the service's clocks and closes the database. With ``metrics_port`` the
+bot serves ``/healthz`` and ``/metrics`` (``bots.metrics``) from before the
+service starts until after it stops.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from storage import SqliteStore
 
+from ..metrics import Metrics, MetricsServer
 from ..service import Clock, ServiceConfig, SystemClock, TableService
 from . import limits
 from .buttons import ActionButton
@@ -38,12 +42,15 @@ class BotOptions:
     ``guild_id``: sync the commands to that server only (they show at once);
     otherwise globally. ``speedup``: Discord's rate limits as the bot plans its
     writes, that many times faster (tests whose fake server is sped up alike).
+    ``metrics_port``: serve ``/healthz`` and ``/metrics`` there, on ``metrics_host``.
     """
 
     database: Path = Path("basra.sqlite3")
     config: ServiceConfig = field(default_factory=ServiceConfig)
     guild_id: int | None = None
     speedup: float = 1.0
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
 
 
 class BasraBot(discord.Client):
@@ -60,6 +67,13 @@ class BasraBot(discord.Client):
         self.platform = DiscordPlatform(
             self, self.hands, now=self.clock.now, dispatcher=limits.dispatcher(speedup=options.speedup)
         )
+        #: Errors by kind and press answer times; the rest is read from the service.
+        self.metrics = Metrics(self.platform.dispatcher)
+        self.metrics_server = (
+            MetricsServer(self.metrics, options.metrics_host, options.metrics_port)
+            if options.metrics_port is not None
+            else None
+        )
         self.presses = Presses(self)
         self.commands_impl = Commands(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
@@ -74,6 +88,8 @@ class BasraBot(discord.Client):
         return self._service
 
     async def setup_hook(self) -> None:
+        if self.metrics_server is not None:  # health says "not running" until the service runs
+            await self.metrics_server.start()
         self.add_dynamic_items(ActionButton)
         self.store = SqliteStore(self.options.database, exclusive=True)
         await self.store.open()
@@ -86,6 +102,7 @@ class BasraBot(discord.Client):
             self.store, [self.platform], clock=self.clock, config=self.options.config
         )
         self.platform.service = self._service
+        self.metrics.service = self._service
         await self._service.start()
         if self.options.guild_id is not None:
             guild = discord.Object(self.options.guild_id)
@@ -105,3 +122,10 @@ class BasraBot(discord.Client):
         if self.store is not None:
             await self.store.close()
         await super().close()
+        if self.metrics_server is not None:
+            await self.metrics_server.close()
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        """The one error handler (discord.py logs the traceback): counted as unhandled."""
+        self.metrics.error("unhandled")
+        await super().on_error(event_method, *args, **kwargs)

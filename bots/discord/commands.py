@@ -117,10 +117,12 @@ class Commands:
             await reply.tell(error.message(t, command="/basra new"))
         except StorageError as error:
             log.error("/basra %s was not saved: %s", name, error)
+            self.bot.metrics.error("storage")
             t = await self.t_for(interaction)
             await reply.tell(NotSaved().message(t))
         except discord.HTTPException as error:
             log.warning("answering /basra %s failed (HTTP %s)", name, error.status)
+            self.bot.metrics.error("answer")
         except Exception:
             await self.bot.presses.failed(interaction, name)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -87,6 +88,7 @@ class Presses:
     # -- entry points ------------------------------------------------------------
 
     async def handle(self, interaction: discord.Interaction[Any], action: Action) -> None:
+        started = time.perf_counter()
         try:
             if action.verb in LOBBY_VERBS:
                 await self._lobby(interaction, action)
@@ -106,13 +108,17 @@ class Presses:
             await self._refuse(interaction, error)
         except StorageError as error:
             log.error("a %s press was not saved: %s", action.verb, error)
+            self.bot.metrics.error("storage")
             await self._refuse(interaction, NotSaved())
         except discord.HTTPException as error:
             # Discord refused our answer; whatever the press did is committed and shown
             # to the table, and "My hand" brings the presser's view back.
             log.warning("answering a %s press failed (HTTP %s)", action.verb, error.status)
+            self.bot.metrics.error("answer")
         except Exception:
             await self.failed(interaction, "button")
+        finally:
+            self.bot.metrics.answered(time.perf_counter() - started)
 
     async def refuse_payload(self, interaction: discord.Interaction[Any], error: BadInput) -> None:
         """A payload no renderer made (forged or garbled): say so, do nothing."""

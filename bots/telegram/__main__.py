@@ -3,11 +3,12 @@
 Long polling by default; a webhook server when ``TELEGRAM_WEBHOOK_URL`` is set
 (with ``TELEGRAM_WEBHOOK_SECRET``, without which it refuses to start).
 A missing or malformed setting, a database that cannot be used, a token
-Telegram refuses: one line on stderr and exit status 2. A Bot API server that
-cannot be reached (or answers 5xx, or not JSON) at start-up is one line per
-attempt, tried again after 1, 2, 4, 8 … seconds; after ``REACH_ATTEMPTS`` the
-bot gives up with status 2 (a service manager starts it again). The token is
-never printed, nor is any hand card logged (``bots.logs``).
+Telegram refuses, a metrics port that cannot be listened on: one line on
+stderr and exit status 2. A Bot API server that cannot be reached (or answers
+5xx, or not JSON) at start-up is one line per attempt, tried again after 1, 2,
+4, 8 … seconds; after ``REACH_ATTEMPTS`` the bot gives up with status 2 (a
+service manager starts it again). The token is never printed, nor is any hand
+card logged (``bots.logs``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from telegram.error import InvalidToken, TelegramError
 
 from storage import StorageError
 
+from ..metrics import MetricsUnavailable
 from ..settings import not_utf8
 from .logs import configure_logging
 from .settings import WEBHOOK_NEEDS_SECRET, TelegramSettings, settings_problem
@@ -102,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
             application.run_webhook(**webhook_options(settings))
         else:
             application.run_polling(allowed_updates=Update.ALL_TYPES)
-    except StorageError as error:  # the database cannot be used (or another bot holds it)
-        print(f"basra-telegram: {error}", file=sys.stderr)
+    except (StorageError, MetricsUnavailable) as error:  # the database cannot be used (or another
+        print(f"basra-telegram: {error}", file=sys.stderr)  # bot holds it), the metrics port is taken
         return 2
     except InvalidToken:
         print(REFUSED, file=sys.stderr)

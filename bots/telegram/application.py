@@ -6,7 +6,9 @@ within Telegram's limits, see ``limits``). ``BasraTelegram`` wires handlers onto
 Application (tests build theirs against a fake server) and owns the life of
 the store and the table service: ``start`` after ``Application.initialize``,
 ``stop`` before ``Application.shutdown``. In production ``post_init`` and
-``post_shutdown`` do that.
+``post_shutdown`` do that. With ``metrics_port`` it serves ``/healthz`` and
+``/metrics`` (``bots.metrics``) from before the service starts until after it
+stops.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from telegram.ext import (
 
 from storage import SqliteStore
 
+from ..metrics import Metrics, MetricsServer
 from ..service import Clock, ServiceConfig, TableService
 from .commands import register_commands
 from .delivery import Delivery
@@ -77,6 +80,8 @@ class BasraTelegram:
         speedup: float = 1.0,
         rng: random.Random | None = None,
         commands: bool = True,
+        metrics_port: int | None = None,
+        metrics_host: str = "127.0.0.1",
     ) -> None:
         self.application = application
         self.database = Path(database)
@@ -90,7 +95,12 @@ class BasraTelegram:
         #: fake server runs the same limits on a faster clock).
         self.dispatcher = dispatcher(speedup=speedup)
         self.delivery = Delivery(self.outbox, self.dispatcher)
-        self.handlers = Handlers(self.delivery)
+        self.metrics = Metrics(self.dispatcher)
+        self.handlers = Handlers(self.delivery, self.metrics)
+        #: ``/healthz`` and ``/metrics``, when asked for (``port`` is the one it listens on).
+        self.metrics_server = (
+            MetricsServer(self.metrics, metrics_host, metrics_port) if metrics_port is not None else None
+        )
         self.store: SqliteStore | None = None
         self._service: TableService | None = None
         self._add_handlers()
@@ -121,10 +131,23 @@ class BasraTelegram:
             app.add_handler(CommandHandler(name, h.command(work), filters=~filters.UpdateType.EDITED))
         app.add_handler(CallbackQueryHandler(h.press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated))
-        app.add_error_handler(on_error)
+        app.add_error_handler(self._on_error)
+
+    async def _on_error(self, update: object, context: Any) -> None:
+        await on_error(update, context, self.metrics)
 
     async def start(self) -> None:
-        """Open the database, start the service (it redraws every open table), register commands."""
+        """Serve the metrics (health says "not running" until the service runs), open the
+        database, start the service (it redraws every open table), register commands."""
+        if self.metrics_server is not None:
+            await self.metrics_server.start()
+        try:
+            await self._start()
+        except BaseException:
+            await self._stop_metrics()
+            raise
+
+    async def _start(self) -> None:
         self.store = SqliteStore(self.database, exclusive=True)
         await self.store.open()
         # The tables this bot opens are its own: a bot with another token leaves them alone.
@@ -133,6 +156,7 @@ class BasraTelegram:
             self.store, [self.delivery], clock=self.clock, config=self.config, rng=self.rng
         )
         self.delivery.connect(self._service)
+        self.metrics.service = self._service
         self.delivery.bot_username = self.application.bot.username
         if self.commands:
             await register_commands(self.application.bot)
@@ -147,6 +171,11 @@ class BasraTelegram:
         await self.delivery.flush()
         if self.store is not None:
             await self.store.close()
+        await self._stop_metrics()
+
+    async def _stop_metrics(self) -> None:
+        if self.metrics_server is not None:
+            await self.metrics_server.close()
 
     async def idle(self) -> None:
         """Wait for work in flight: computer turns, repairs, stored references (tests, benchmarks)."""
@@ -178,5 +207,6 @@ def build_application(settings: TelegramSettings) -> tuple[AnyApplication, Basra
         await basra.stop()
 
     application = builder.post_init(post_init).post_shutdown(post_shutdown).build()
-    basra = BasraTelegram(application, database=settings.database, config=settings.service_config())
+    basra = BasraTelegram(application, database=settings.database, config=settings.service_config(),
+                          metrics_port=settings.metrics_port, metrics_host=settings.metrics_host)
     return application, basra

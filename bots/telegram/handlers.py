@@ -80,6 +80,7 @@ class Handlers(Presses):
                 await self.reply(message, render_error(BadInput(str(error)), t))
             except StorageError as error:
                 log.error("a command was not saved: %s", error)
+                self.metrics.error("storage")
                 t = await self.language(chat, person)
                 await self.reply(message, render_error(NotSaved(), t))
 

@@ -17,6 +17,7 @@ from telegram.ext import CallbackContext
 
 from ..logs import CardRedactor, LogFormat, redact
 from ..logs import configure_logging as configure_shared
+from ..metrics import Metrics
 
 __all__ = ["CardRedactor", "configure_logging", "describe_update", "on_error", "redact"]
 
@@ -43,13 +44,20 @@ def describe_update(update: object) -> str:
     return f"{kind} {update.update_id} (chat {chat}, user {user})"
 
 
-async def on_error(update: object, context: CallbackContext[Any, Any, Any, Any]) -> None:
-    """The one error handler: anything the handlers did not turn into a reply ends here."""
+async def on_error(
+    update: object, context: CallbackContext[Any, Any, Any, Any], metrics: Metrics | None = None
+) -> None:
+    """The one error handler: anything the handlers did not turn into a reply ends here (and is
+    counted by kind in ``metrics``; a chat that refused the bot is no fault)."""
     error = context.error
     where = describe_update(update)
     if isinstance(error, Forbidden):
         log.info("cannot write for %s: %s", where, error.message)
     elif isinstance(error, RetryAfter | TimedOut | NetworkError):
         log.warning("Telegram did not answer for %s: %s", where, type(error).__name__)
+        if metrics is not None:
+            metrics.error("network")
     else:
         log.error("unhandled error for %s", where, exc_info=error)
+        if metrics is not None:
+            metrics.error("unhandled")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
@@ -78,6 +79,7 @@ class Presses(Replies):
         query = update.callback_query
         if query is None or query.from_user is None or query.from_user.is_bot:
             return
+        started = time.perf_counter()
         person = person_of(query.from_user)
         message = query.message if isinstance(query.message, Message) else None
         chat = self.delivery.moves.service_id(message.chat_id) if message is not None else None
@@ -90,10 +92,13 @@ class Presses(Replies):
             answered = await self._refused(query, message, person, chat, BadInput(str(error)))
         except StorageError as error:
             log.error("a %s press was not saved: %s", _verb(query.data), error)
+            self.metrics.error("storage")
             answered = await self._refused(query, message, person, chat, NotSaved())
         finally:
             if not answered:
                 await self._answer(query)
+            # The answer is the last thing a press waits for (a play's goes out once committed).
+            self.metrics.answered(time.perf_counter() - started)
 
     async def _answer(self, query: CallbackQuery, text: str | None = None, *, alert: bool = False,
                       url: str | None = None) -> bool:
@@ -103,6 +108,7 @@ class Presses(Replies):
             except NetworkError as error:  # the spinner would go on: try again, briefly
                 if pause is None:
                     log.warning("could not answer a press: %s", type(error).__name__)
+                    self.metrics.error("answer")
                     break
                 await asyncio.sleep(pause)
             except TelegramError as error:

@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, Message, User
 from telegram.ext import CallbackContext
 
 from ..i18n import Translator, translator, user_text
+from ..metrics import Metrics
 from ..render import Rendered
 from ..service import (
     Person,
@@ -49,8 +50,10 @@ def _escape(text: str) -> str:
 class Replies:
     """The parts of the handlers that talk back."""
 
-    def __init__(self, delivery: Delivery) -> None:
+    def __init__(self, delivery: Delivery, metrics: Metrics | None = None) -> None:
         self.delivery = delivery
+        #: Errors by kind and press answer times (``bots.metrics``).
+        self.metrics = metrics if metrics is not None else Metrics()
 
     @property
     def service(self) -> TableService:

@@ -188,3 +188,17 @@ async def test_its_log_is_json_lines_at_the_level_given_without_voice_warnings(
     assert reconnects and all("exception" not in line and "(" in line["message"] for line in reconnects)
     assert "PyNaCl" not in text and "davey" not in text and "voice" not in text
     assert TOKEN not in text
+
+
+async def test_a_metrics_port_that_is_taken_is_one_line_and_status_2(
+    fake: tuple[FakeDiscordHttp, str], tmp_path: Path
+) -> None:
+    _, url = fake
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process, log = launch(url, tmp_path, BASRA_METRICS_PORT=str(port))
+        assert await ended(process) == 2
+    assert "Traceback" not in log.read_text()
+    assert said(log) == [f"basra-discord: cannot serve metrics on 127.0.0.1:{port} (Address already in use)"]

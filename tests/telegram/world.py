@@ -34,7 +34,7 @@ class World:
     """One bot process (Application + adapter + service) over a fake Telegram and a database."""
 
     def __init__(self, server: FakeTelegram, database: Path, *, clock: ManualClock | None = None,
-                 seed: int = 7, config: ServiceConfig = QUIET) -> None:
+                 seed: int = 7, config: ServiceConfig = QUIET, metrics_port: int | None = None) -> None:
         self.server = server
         self.database = database
         self.clock = clock or ManualClock()
@@ -48,6 +48,8 @@ class World:
             rng=random.Random(seed),
             # The bot plans within Telegram's limits on the fake's clock (sped up or not).
             speedup=server.speedup,
+            # Health and metrics on loopback (0: a free port, ``basra.metrics_server.port``).
+            metrics_port=metrics_port,
         )
 
     async def __aenter__(self) -> World:
