@@ -3,12 +3,14 @@ JSON lines when asked, the level it is given; and the real process logging in JS
 
 from __future__ import annotations
 
+import doctest
 import json
 import logging
 from pathlib import Path
 
 import pytest
 
+import bots.logs
 from bots.telegram.logs import configure_logging
 from bots.telegram.settings import TelegramSettings
 from tests.fakes import FakeTelegram
@@ -77,6 +79,11 @@ def test_the_level_setting_is_followed_and_the_http_client_stays_quiet(
     err = capsys.readouterr().err
     assert "not shown" not in err and "WARNING bots.telegram: shown" in err
     assert "DEBUG bots.service: a debug line" in err and "getUpdates" not in err
+
+
+def test_the_redactors_examples_hold() -> None:
+    result = doctest.testmod(bots.logs)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_log_level_that_does_not_exist_is_refused() -> None:
