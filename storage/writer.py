@@ -31,7 +31,7 @@ import sqlite3
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -112,6 +112,10 @@ def _fail(group: list[_Pending], error: BaseException) -> None:
     _settle(group, [(False, error)] * len(group))
 
 
+def _nothing() -> None:
+    pass
+
+
 def _retrieve(future: asyncio.Future[Any]) -> None:
     """Mark a write's failure as seen even if its caller was cancelled meanwhile."""
     if not future.cancelled():
@@ -139,7 +143,7 @@ class Writer:
         self._thread: ThreadPoolExecutor | None = None
         #: The aiosqlite connection last used and the sqlite3 connection it wraps.
         self._plain: tuple[aiosqlite.Connection, sqlite3.Connection] | None = None
-        self._running: Future[Any] | None = None  # the work last given the thread
+        self._left_working = False  # a cancelled caller's work may still run in the thread
 
     async def in_thread(self, work: SyncWork[T]) -> T:
         """Run ``work`` on the store's sqlite3 connection in the writer's thread.
@@ -153,24 +157,29 @@ class Writer:
                 self._plain = (conn, cursor.connection)
         if self._thread is None:
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="basra-sqlite-writer")
-        self._running = self._thread.submit(work, self._plain[1])
-        value: T = await asyncio.wrap_future(self._running)
+        try:
+            value: T = await asyncio.get_running_loop().run_in_executor(self._thread, work, self._plain[1])
+        except asyncio.CancelledError:
+            self._left_working = True
+            raise
         return value
 
     async def _let_go(self) -> None:
         """Until the writer's thread has let go of the connection, with the lock held.
 
         A caller cancelled while its work runs in the thread gives the lock
-        up, not the thread: whoever holds the lock next waits for it here
-        before using the connection through aiosqlite's thread.
+        up, not the thread: whoever holds the lock next waits here (for a
+        call that the one thread runs after that work) before using the
+        connection through aiosqlite's thread.
         """
-        if self._running is not None and not self._running.done():
-            await asyncio.wait([asyncio.wrap_future(self._running)])
+        if self._left_working and self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, _nothing)
+        self._left_working = False
 
     async def close(self) -> None:
         """End the writer's thread and let the connection go: after ``wait()``, with the lock held."""
         await self._let_go()
-        thread, self._thread, self._plain, self._running = self._thread, None, None, None
+        thread, self._thread, self._plain = self._thread, None, None
         if thread is not None:
             thread.shutdown()  # idle by now: it ends at once
 

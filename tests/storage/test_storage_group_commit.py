@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -55,3 +56,29 @@ async def test_a_closed_store_leaves_no_thread_of_its_own_behind(db_path: Path, 
     assert not any(t.name.startswith("basra-sqlite-writer") for t in threading.enumerate())
     async with SqliteStore(db_path) as store:  # and opened again, it writes again
         assert (await store.append_events(table.table_id, 1, [{"kind": "y"}])).version == 2
+
+
+async def test_a_read_waits_for_work_left_running_in_the_writers_thread_by_a_cancelled_caller(
+    db_path: Path, new_table: NewTable
+) -> None:
+    async with SqliteStore(db_path) as store:
+        table = await store.create_table(new_table())
+        running, finish = threading.Event(), threading.Event()
+
+        def hold(db: sqlite3.Connection) -> None:
+            running.set()
+            finish.wait(10)
+
+        async def holder() -> None:
+            async with store._lock:
+                await store._writer.in_thread(hold)
+
+        task = asyncio.create_task(holder())
+        assert await asyncio.to_thread(running.wait, 10)
+        task.cancel()
+        read = asyncio.create_task(store.get_table(table.table_id))
+        await asyncio.sleep(0.1)
+        assert not read.done()  # the connection is still in use in the writer's thread
+        finish.set()
+        assert await read == table
+        assert task.cancelled()
