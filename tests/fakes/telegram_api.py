@@ -23,11 +23,11 @@ import inspect
 import json
 import time
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import Bot, Update
 from telegram.error import NetworkError, TimedOut
-from telegram.ext import Application, ApplicationBuilder, CallbackContext
+from telegram.ext import Application, ApplicationBuilder, CallbackContext, ContextTypes, ExtBot, JobQueue
 from telegram.request import BaseRequest, RequestData
 
 from .telegram_entities import incoming_entities
@@ -49,11 +49,12 @@ from .telegram_models import (
 from .telegram_records import TelegramRecords
 from .telegram_world import DEFAULT_TOKEN
 
-if TYPE_CHECKING:
-    from telegram._utils.types import ODVInput
-    from telegram.ext._applicationbuilder import InitApplicationBuilder
-
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+#: What ``ApplicationBuilder()`` gives before anything is chosen, in the library's public names.
+Builder = ApplicationBuilder[
+    ExtBot[None], ContextTypes.DEFAULT_TYPE, dict[Any, Any], dict[Any, Any], dict[Any, Any],
+    JobQueue[ContextTypes.DEFAULT_TYPE],
+]
 
 #: Telegram's author of an anonymous admin's messages (the same account in every group).
 ANONYMOUS_ADMIN = FakeUser(1087968824, "Group", "GroupAnonymousBot", is_bot=True)
@@ -91,10 +92,11 @@ class FakeRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        # The fake answers at once: any timeout the library passes is taken and not used.
+        read_timeout: object = BaseRequest.DEFAULT_NONE,
+        write_timeout: object = BaseRequest.DEFAULT_NONE,
+        connect_timeout: object = BaseRequest.DEFAULT_NONE,
+        pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         return await self._server.handle(url, request_data)
 
@@ -146,7 +148,7 @@ class FakeTelegram(TelegramRecords):
     def request(self) -> FakeRequest:
         return FakeRequest(self)
 
-    def application_builder(self) -> InitApplicationBuilder:
+    def application_builder(self) -> Builder:
         """An ApplicationBuilder whose bot talks to this server (both request objects)."""
         return (
             ApplicationBuilder().token(self.token).request(self.request()).get_updates_request(self.request())

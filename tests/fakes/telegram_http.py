@@ -72,8 +72,7 @@ class HttpFront:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
-        sockets = site._server.sockets if site._server is not None else []  # type: ignore[union-attr]
-        self.port = sockets[0].getsockname()[1]
+        self.port = self._runner.addresses[0][1]  # the port the system gave, when asked for 0
         return f"http://127.0.0.1:{self.port}"
 
     async def stop(self) -> None:
