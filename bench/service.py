@@ -31,6 +31,7 @@ from storage import SqliteStore
 
 class Sink:
     name = "tg"
+    owner = "tg:bench"
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         return None
