@@ -191,10 +191,7 @@ async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
 async def test_a_leave_press_racing_the_start_is_refused_never_a_resignation(
     server: FakeTelegram, database: Path
 ) -> None:
-    alice, badr = server.add_user("Alice"), server.add_user("Badr")
-    for user in (alice, badr):
-        server.private_chat(user)
-    group = server.add_group("Cafe", [alice, badr])
+    alice, badr, group = players(server)
     async with World(server, database) as world:
         await world.send(alice, group, "/newgame")
         lobby = server.last_message(group)
