@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .ai import LEVELS, player
+from .ai import ALL_LEVELS, player
 from .match import Match
 from .rules import PRESETS, Rules
 
@@ -180,8 +180,8 @@ def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m core.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--a", default="expert", choices=sorted(LEVELS), help="player A's level")
-    parser.add_argument("--b", default="strong", choices=sorted(LEVELS), help="player B's level")
+    parser.add_argument("--a", default="expert", choices=sorted(ALL_LEVELS), help="player A's level")
+    parser.add_argument("--b", default="strong", choices=sorted(ALL_LEVELS), help="player B's level")
     parser.add_argument("--matches", type=int, default=100, help="how many matches (pairs of two)")
     parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument("--seed", default="1", help="seed of the decks and the players")

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from core import Card, Match, SeatView
-from core.ai import player
+from core.ai import Player, player
+from core.ai.baseline import Baseline
 from core.ai.expert import Expert
 
 from .positions import deck_with
@@ -39,13 +40,20 @@ def test_the_twins_differ_only_where_seat_0_cannot_see() -> None:
     assert a.hand(1) != b.hand(1)
 
 
-@pytest.mark.parametrize("level", ["beginner", "strong", "expert"])
+def searcher(level: str, seed: int) -> Player:
+    """The level's player, with a small budget for the searching ones."""
+    if level == "expert":
+        return Expert(seed=seed, simulations=40)
+    if level == "baseline":
+        return Baseline(seed=seed, simulations=40)
+    return player(level, seed=seed)
+
+
+@pytest.mark.parametrize("level", ["beginner", "strong", "expert", "baseline"])
 def test_the_choice_depends_only_on_the_view(level: str) -> None:
     a, b = twins()
     for seed in range(3):
-        bot = player(level, seed=seed) if level != "expert" else Expert(seed=seed, simulations=40)
-        twin = player(level, seed=seed) if level != "expert" else Expert(seed=seed, simulations=40)
-        assert bot.choose(a.view(0)) == twin.choose(b.view(0))
+        assert searcher(level, seed).choose(a.view(0)) == searcher(level, seed).choose(b.view(0))
 
 
 def reachable(root: object) -> list[object]:

@@ -1,0 +1,12 @@
+"""The baseline level: the expert as first released, frozen with its helpers.
+
+``player("baseline", seed=...)`` plays exactly as the expert did before it
+was strengthened; the arena measures progress against it. It is a level for
+benchmarks, not one offered to players.
+"""
+
+from __future__ import annotations
+
+from .expert import Baseline
+
+__all__ = ["Baseline"]
