@@ -7,18 +7,24 @@ refuses NaN so every stored document is valid JSON for any reader.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .models import (
     ChatSettings,
+    DamagedTable,
     PlayerProfile,
     RatingEntry,
     Standing,
     StoredEvent,
     TableRecord,
 )
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsKeysAndGetItem
+
+    #: A row as either driver gives it: sqlite3.Row or asyncpg.Record.
+    Row = SupportsKeysAndGetItem[str, Any]
 
 TABLE_COLUMNS: Final = (
     "table_id",
@@ -36,6 +42,7 @@ TABLE_COLUMNS: Final = (
     "version",
     "revision",
     "deadline",
+    "due_at",
     "warned",
     "result",
     "rated",
@@ -67,31 +74,48 @@ def table_params(table: TableRecord) -> dict[str, Any]:
     return params
 
 
-def table_from_row(row: sqlite3.Row) -> TableRecord:
+def table_from_row(row: Row) -> TableRecord:
     data = dict(row)
     for name in _TABLE_JSON:
         data[name] = loads(data[name])
     return TableRecord.model_validate(data)
 
 
-def event_from_row(row: sqlite3.Row) -> StoredEvent:
+def table_or_damage(row: Row) -> TableRecord | DamagedTable:
+    """The row as a table, or what is known of it if it cannot be read (bad JSON, a
+    field pydantic refuses), so one damaged row does not hide the others."""
+    try:
+        return table_from_row(row)
+    except (ValueError, TypeError) as error:
+        reason = str(error).splitlines()[0][:200]
+        return DamagedTable(
+            str(row["table_id"]),
+            str(row["chat_id"]),
+            str(row["platform"]),
+            str(row["owner"]),
+            str(row["status"]),
+            reason,
+        )
+
+
+def event_from_row(row: Row) -> StoredEvent:
     return StoredEvent(version=row["version"], kind=row["kind"], data=loads(row["data"]), at=row["at"])
 
 
-def settings_from_row(row: sqlite3.Row) -> ChatSettings:
+def settings_from_row(row: Row) -> ChatSettings:
     data = dict(row)
     data.pop("updated_at", None)
     data["rules"] = loads(data["rules"])
     return ChatSettings.model_validate(data)
 
 
-def player_from_row(row: sqlite3.Row) -> PlayerProfile:
+def player_from_row(row: Row) -> PlayerProfile:
     return PlayerProfile.model_validate(dict(row))
 
 
-def rating_entry_from_row(row: sqlite3.Row) -> RatingEntry:
+def rating_entry_from_row(row: Row) -> RatingEntry:
     return RatingEntry.model_validate(dict(row))
 
 
-def standing_from_row(row: sqlite3.Row) -> Standing:
+def standing_from_row(row: Row) -> Standing:
     return Standing.model_validate(dict(row))

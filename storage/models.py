@@ -111,6 +111,10 @@ class TableRecord(_Row):
     version: int = Field(default=0, ge=0)
     revision: int = Field(default=0, ge=0)
     deadline: float | None = None
+    #: The next moment the table has timed work (lobby expiry, a computer's turn, a clock
+    #: warning, a deadline), as the service wrote it; ``Store.due_tables`` and ``claim_due``
+    #: find tables by it, and ``resume`` moves it by the downtime as it moves ``deadline``.
+    due_at: float | None = None
     warned: bool = False
     result: JsonDict | None = None
     rated: bool = False

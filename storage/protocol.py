@@ -8,6 +8,7 @@ effects or none, and returns only after the commit is durable.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Any, Protocol, Self
 
@@ -25,6 +26,12 @@ from .models import (
 
 class Store(Protocol):
     """Persistence for lobbies, match event logs, chat settings and profiles."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes may use this database at once (PostgreSQL), or one
+        process alone does (SQLite). With one process, ``hold`` and ``take_window`` live
+        in that process and a claim only ever meets the process's own claims."""
 
     async def open(self) -> None:
         """Connect and bring the schema up to date; safe to call on an existing file."""
@@ -147,9 +154,50 @@ class Store(Protocol):
     async def last_alive(self, name: str) -> float | None:
         """When the service ``name`` was last noted alive, or None if never."""
 
-    async def open_rows(self) -> list[TableRecord | DamagedTable]:
+    async def open_rows(
+        self, *, owners: Sequence[str] | None = None, updated_since: float | None = None
+    ) -> list[TableRecord | DamagedTable]:
         """Every open table, as ``open_tables``, and in its place a ``DamagedTable`` for each
-        whose row cannot be read."""
+        whose row cannot be read; with ``owners``, only those bots' tables; with
+        ``updated_since``, only rows written at or after it (``updated_at >= updated_since``,
+        the store's clock). One indexed statement."""
+
+    async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
+        """``(table_id, due_at)`` of every open table of ``owners`` that has a ``due_at``,
+        soonest first: what a starting service arms its clocks from without loading the
+        tables. One indexed statement."""
+
+    # Claims: which process does a table's timed work --------------------------
+
+    async def claim_due(
+        self, owners: Sequence[str], now: float, holder: str, lease: float, limit: int = 100
+    ) -> list[str]:
+        """Claim, at once, up to ``limit`` open tables of ``owners`` whose ``due_at <= now``
+        and that no other holder has a live claim on (``claim_until < now``, or none): each
+        is marked as held by ``holder`` until ``now + lease``. Returns their ids, soonest
+        due first. Two processes claiming at once never get the same table.
+
+        A claim is let go by any write of the row (``update_table``, ``append_events``),
+        or runs out with its lease."""
+
+    async def claim(self, table_id: str, now: float, holder: str, lease: float) -> bool:
+        """Claim one table for ``holder`` until ``now + lease``, whenever it is due: True if
+        ``holder`` holds it now (also when it held it already: the lease is renewed), False
+        if another holder's claim on it is live or the table is not open (or absent)."""
+
+    def hold(self, key: str) -> AbstractAsyncContextManager[None]:
+        """``async with store.hold(key):`` holds a lock on the string ``key`` (a table id, a
+        message key) in every process on this database until the block exits; a process
+        that dies lets its locks go. The store's own reads and writes inside the block
+        do not wait for it. Holds of one key are not reentrant: holding a key again inside
+        its own block waits forever."""
+
+    async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
+        """A rate budget of ``calls`` per sliding ``period`` seconds, shared by every process
+        on this database: if fewer than ``calls`` calls of ``key`` were let through in
+        ``(now - period, now]``, let this one through (it counts from ``now``) and return
+        0.0; otherwise count nothing and return the seconds until the oldest of them leaves
+        the window. ValueError unless ``calls >= 1`` and ``period > 0``."""
 
     async def set_aside(self, table_id: str) -> None:
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),
@@ -160,5 +208,5 @@ class Store(Protocol):
 
         In one transaction: each owner adopts the tables of its platform written before
         tables had owners; the time since the service was last noted alive is added to the
-        deadline of every open table of ``owners``; ``until`` is noted as its time alive.
-        Returns the time added."""
+        ``deadline`` and the ``due_at`` of every open table of ``owners``; ``until`` is noted
+        as its time alive. Returns the time added."""

@@ -17,6 +17,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self, TypeVar
@@ -25,6 +26,7 @@ import aiosqlite
 
 from . import backup, codec, ranking, schema, tablesql
 from .errors import NotFound, StorageError
+from .keyed import KeyedLocks, Windows
 from .lock import ProcessLock
 from .models import (
     DEFAULT_MU,
@@ -47,6 +49,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
+# A table is free to claim unless another holder's lease on it is still running.
+_CLAIMABLE: Final = "(claim_until IS NULL OR claim_until < ? OR claim_holder = ?)"
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
 # A chat's new id takes over its settings (unless it has its own), its
 # results and its closed tables; an open table moves with its own row write.
@@ -79,6 +83,9 @@ RETURNING *
 class SqliteStore:
     """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
 
+    One process uses the file (``shared`` is False): ``hold`` locks and rate windows
+    are kept in the process, and claims only ever meet claims of the same process.
+
     ``clock`` gives the epoch seconds stamped on rows; tests may pass their own.
     ``exclusive``: hold ``storage.lock.ProcessLock`` while open, so that a second bot
     process on the same file refuses to start (``DatabaseInUse``).
@@ -92,6 +99,7 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         exclusive: bool = False,
     ) -> None:
+        self.shared = False
         self.path = Path(path)
         self._named = bool(str(path).strip())
         self._process_lock = ProcessLock(self.path) if exclusive else None
@@ -100,6 +108,8 @@ class SqliteStore:
         self._conn: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._writer = Writer(str(self.path), self._connection, self._lock)
+        self._held = KeyedLocks()
+        self._windows = Windows()
 
     # Life cycle --------------------------------------------------------------
 
@@ -243,28 +253,78 @@ class SqliteStore:
         """Every open table whose row can be read (``open_rows`` also lists the others)."""
         return [t for t in await self.open_rows() if isinstance(t, TableRecord)]
 
-    async def open_rows(self) -> list[TableRecord | DamagedTable]:
+    async def open_rows(
+        self, *, owners: Sequence[str] | None = None, updated_since: float | None = None
+    ) -> list[TableRecord | DamagedTable]:
+        where: list[str] = [_OPEN]
+        params: list[Any] = []
+        if owners is not None:
+            if not owners:
+                return []
+            where.append(f"owner IN ({', '.join('?' for _ in owners)})")
+            params.extend(owners)
+        if updated_since is not None:
+            where.append("updated_at >= ?")
+            params.append(updated_since)
+        sql = f"{_SELECT_TABLE} WHERE {' AND '.join(where)} ORDER BY created_at, table_id"
+
         async def work(conn: aiosqlite.Connection) -> list[TableRecord | DamagedTable]:
-            rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE {_OPEN} ORDER BY created_at, table_id")
-            found: list[TableRecord | DamagedTable] = []
-            for row in rows:
-                try:
-                    found.append(codec.table_from_row(row))
-                except (ValueError, TypeError) as error:  # bad JSON, a row pydantic refuses
-                    reason = str(error).splitlines()[0][:200]
-                    found.append(
-                        DamagedTable(
-                            str(row["table_id"]),
-                            str(row["chat_id"]),
-                            str(row["platform"]),
-                            str(row["owner"]),
-                            str(row["status"]),
-                            reason,
-                        )
-                    )
-            return found
+            return [codec.table_or_damage(row) for row in await conn.execute_fetchall(sql, params)]
 
         return await self._read(work)
+
+    async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
+        if not owners:
+            return []
+        marks = ", ".join("?" for _ in owners)
+
+        async def work(conn: aiosqlite.Connection) -> list[tuple[str, float]]:
+            rows = await conn.execute_fetchall(
+                f"SELECT table_id, due_at FROM tables WHERE owner IN ({marks}) AND {_OPEN}"
+                " AND due_at IS NOT NULL ORDER BY due_at, table_id",
+                tuple(owners),
+            )
+            return [(str(row[0]), float(row[1])) for row in rows]
+
+        return await self._read(work)
+
+    # Claims, locks and rate windows --------------------------------------------
+
+    async def claim_due(
+        self, owners: Sequence[str], now: float, holder: str, lease: float, limit: int = 100
+    ) -> list[str]:
+        if not owners or limit < 1:
+            return []
+        marks = ", ".join("?" for _ in owners)
+        sql = (
+            "UPDATE tables SET claim_holder = ?, claim_until = ? WHERE table_id IN ("
+            f"SELECT table_id FROM tables WHERE owner IN ({marks}) AND {_OPEN} AND due_at <= ?"
+            f" AND {_CLAIMABLE} ORDER BY due_at, table_id LIMIT ?) RETURNING table_id, due_at"
+        )
+        params = (holder, now + lease, *owners, now, now, holder, limit)
+
+        def work(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute(sql, params).fetchall()
+            return [str(row[0]) for row in sorted(rows, key=lambda row: (row[1], row[0]))]
+
+        return await self._write_sync(work)
+
+    async def claim(self, table_id: str, now: float, holder: str, lease: float) -> bool:
+        sql = (
+            f"UPDATE tables SET claim_holder = ?, claim_until = ? WHERE table_id = ? AND {_OPEN}"
+            f" AND {_CLAIMABLE} RETURNING table_id"
+        )
+
+        def work(db: sqlite3.Connection) -> bool:
+            return db.execute(sql, (holder, now + lease, table_id, now, holder)).fetchone() is not None
+
+        return await self._write_sync(work)
+
+    def hold(self, key: str) -> AbstractAsyncContextManager[None]:
+        return self._held.hold(key)
+
+    async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
+        return self._windows.take(key, calls, period, now)
 
     async def set_aside(self, table_id: str) -> None:
         async def work(conn: aiosqlite.Connection) -> None:
@@ -425,9 +485,10 @@ class SqliteStore:
             if paused > 0 and owners:
                 marks = ", ".join("?" for _ in owners)
                 await conn.execute(
-                    "UPDATE tables SET deadline = deadline + ? WHERE deadline IS NOT NULL"
-                    f" AND status IN ('lobby', 'running') AND owner IN ({marks})",
-                    (paused, *owners),
+                    "UPDATE tables SET deadline = deadline + ?, due_at = due_at + ?"
+                    " WHERE (deadline IS NOT NULL OR due_at IS NOT NULL)"
+                    f" AND {_OPEN} AND owner IN ({marks})",
+                    (paused, paused, *owners),
                 )
             await conn.execute(
                 "INSERT INTO service_clock (name, alive_at) VALUES (?, ?)"

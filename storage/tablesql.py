@@ -30,8 +30,11 @@ _INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({}) {}".format(
     ", ".join(codec.TABLE_COLUMNS), ", ".join(f":{c}" for c in codec.TABLE_COLUMNS), _RETURNING
 )
 _FIXED_COLUMNS: Final = ("table_id", "version", "created_at")
-_SET_ROW: Final = "UPDATE tables SET {}".format(
-    ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS)
+# A row write lets go of any claim on the table (``Store.claim``): the work it was taken
+# for is done, and ``due_at`` as written says when there is more.
+_LET_GO: Final = "claim_holder = NULL, claim_until = NULL"
+_SET_ROW: Final = "UPDATE tables SET {}, {}".format(
+    ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS), _LET_GO
 )
 _UPDATE_TABLE: Final = f"{_SET_ROW} WHERE table_id = :table_id AND revision = :base_revision {_RETURNING}"
 _APPEND_TABLE: Final = (
@@ -39,8 +42,8 @@ _APPEND_TABLE: Final = (
     f" AND version = :expected_version {_RETURNING}"
 )
 _APPEND_ONLY: Final = (
-    "UPDATE tables SET version = :new_version, revision = revision + 1, updated_at = :updated_at"
-    f" WHERE table_id = :table_id AND version = :expected_version {_RETURNING}"
+    "UPDATE tables SET version = :new_version, revision = revision + 1, updated_at = :updated_at,"
+    f" {_LET_GO} WHERE table_id = :table_id AND version = :expected_version {_RETURNING}"
 )
 _INSERT_EVENT: Final = "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, ?, ?, ?, ?)"
 
