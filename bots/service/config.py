@@ -18,6 +18,14 @@ class ServiceConfig:
         a restart (or a crash) each clock resumes with the time it had left, to
         within this much (never more than it had).
     language: the language when neither person, chat nor platform names one.
+    redeliver_seconds: at start-up, the tables changed this long before the service
+        was last alive are drawn afresh (their last messages may not have gone out);
+        the others are loaded when first touched.
+    poll_seconds: on a store shared by several processes, how often each looks for
+        timed work that is overdue (its process died, or is stuck).
+    takeover_seconds: how long overdue timed work waits for the process that armed
+        it before another process claims it.
+    claim_seconds: how long a claim on a table's timed work keeps other processes off.
     """
 
     turn_seconds: int = 120
@@ -27,3 +35,7 @@ class ServiceConfig:
     practice_idle_seconds: float = 24 * 60 * 60
     heartbeat_seconds: float = 1.0
     language: str = "ar"
+    redeliver_seconds: float = 10 * 60
+    poll_seconds: float = 1.0
+    takeover_seconds: float = 1.5
+    claim_seconds: float = 10.0

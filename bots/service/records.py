@@ -85,11 +85,11 @@ class Records(Runner):
     async def record(self, table_id: str) -> RecordFile:
         """The record of a finished match (a press on its result). MatchNotOver while it is
         played, NoSuchTable for a table that is not a finished match of these bots."""
-        if table_id in self._tables:
-            raise MatchNotOver()
         table = await self._store.get_table(table_id)
         if table is None or not self._owns(table):
             raise NoSuchTable(f"no table {table_id!r}")
+        if table.is_open:
+            raise MatchNotOver()
         return await finished_record(self._store, table)
 
     async def last_record(self, chat_id: str) -> RecordFile:

@@ -12,15 +12,20 @@ action and the store commits it under the table's ``writing`` lock (see
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import math
+import os
 import random
+import socket
+import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from core import Card, Match, Rules
+from core import BasraError, Card, Match, Rules
 from core import events as ev
 from core.ai import LEVELS, player
 from storage import (
@@ -36,7 +41,7 @@ from storage import (
 
 from ..i18n import resolve_language
 from . import results, viewing
-from .clock import Clock, SystemClock
+from .clock import Clock, SystemClock, Timer
 from .config import ServiceConfig
 from .errors import MatchOver, NoSuchTable, StaleView
 from .live import LiveTable, capacity, solo, turn_seconds
@@ -48,6 +53,7 @@ from .notices import (
     Notice,
     Platform,
     RoundEnded,
+    TableSetAside,
     TableUpdated,
     YourTurn,
 )
@@ -64,6 +70,7 @@ Acknowledge = Callable[[], Awaitable[object]]
 SERVICE_KINDS = frozenset({"resigned", "expired", "auto_played"})
 CORE_KINDS = frozenset(ev.EVENT_TYPES)
 RATING_RETRIES = 3
+SAVE_RETRIES = 3
 
 
 def fold(events: Sequence[Mapping[str, Any]]) -> tuple[Match, bool]:
@@ -110,6 +117,11 @@ class Runner:
         self._chosen_language: dict[str, str | None] = {}
         self._platform_language: dict[str, str] = {}
         self._busy = 0
+        self._loading = asyncio.Lock()
+        #: Wake-ups of stored tables not loaded yet, at the moment each has timed work.
+        self._dormant: dict[str, Timer] = {}
+        #: Who claims timed work on a shared store: this process, unique among its peers.
+        self._holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         #: Cards played since the start, by who played them: "person", "computer", or "clock"
         #: (a 4-seat turn that timed out). Read by ``bots.metrics``.
         self.plays: Counter[str] = Counter()
@@ -130,6 +142,84 @@ class Runner:
         if self._by_chat.get(live.record.chat_id) == live.table_id:
             del self._by_chat[live.record.chat_id]
 
+    async def _find(self, table_id: str) -> LiveTable | None:
+        """The open table ``table_id`` of these bots, loaded when first touched; None if it
+        is not open (or not theirs). On a store shared with other processes the copy in
+        memory is only a cache: it is checked against the stored row, and brought up to
+        date, before it is used."""
+        live = self._tables.get(table_id)
+        if live is not None:
+            if self._store.shared:
+                await self._refresh(live)
+                return self._tables.get(table_id)
+            return live
+        record = await self._store.get_table(table_id)
+        if record is None or not record.is_open or not self._owns(record):
+            return None
+        return await self._adopt(record)
+
+    async def _find_chat(self, chat_id: str) -> LiveTable | None:
+        """The chat's open table of these bots, as ``_find``."""
+        table_id = self._by_chat.get(chat_id)
+        if table_id is not None and not self._store.shared:
+            live = await self._find(table_id)
+            if live is not None and live.record.chat_id == chat_id:
+                return live
+        owner = self._owners.get(chat_id.partition(":")[0])
+        if owner is None:
+            return None
+        record = await self._store.open_table_for_chat(chat_id, owner)
+        if record is None:
+            return None
+        if record.table_id in self._tables:
+            return await self._find(record.table_id)
+        return await self._adopt(record)
+
+    async def _adopt(self, record: TableRecord) -> LiveTable | None:
+        """Take a stored open table into memory (once, however many ask at once); a table
+        whose events no longer replay is set aside and its chat told, and None returned."""
+        async with self._loading:
+            live = self._tables.get(record.table_id)
+            if live is not None:
+                return live
+            try:
+                live = await self._load_live(record)
+            except (BasraError, ValueError, TypeError, KeyError) as error:  # its events do not replay
+                await self._set_aside(record.table_id, record.chat_id, str(error).splitlines()[0][:200])
+                return None
+            self._register(live)
+            dormant = self._dormant.pop(record.table_id, None)
+            if dormant is not None:
+                dormant.cancel()
+            if not self._store.shared:
+                # One process: its own timers are the only ones. Shared, a table's timed
+                # work is armed by the process that made it due, or claimed when overdue.
+                self._arm(live)
+            return live
+
+    async def _set_aside(self, table_id: str, chat: str, reason: str) -> None:
+        """One damaged table does not stop the others: it is closed, and its chat told once."""
+        log.error("table %s is damaged and was set aside: %s", table_id, reason)
+        await self._store.set_aside(table_id)
+        with contextlib.suppress(StorageError):
+            await self._settings_of(chat)
+        await self._deliver([TableSetAside(table_id, chat, self._public_language(chat))])
+
+    async def _refresh(self, live: LiveTable) -> None:
+        """Bring a cached table up to its stored row: another process may have moved it."""
+        async with live.writing:
+            record = await self._store.get_table(live.table_id)
+            if record is None or not record.is_open:
+                self._forget(live)
+                return
+            if record.version != live.record.version:
+                events = await self._store.load_events(live.table_id)
+                live.match, live.last_auto = fold([e.data for e in events])
+            if record.version != live.record.version or record.revision != live.record.revision:
+                live.update(record)
+            if record.chat_id != live.record.chat_id or self._by_chat.get(record.chat_id) != live.table_id:
+                self._by_chat[record.chat_id] = live.table_id
+
     async def _closed_table(self, table_id: str) -> tuple[TableRecord, Match | None]:
         """A table no longer open (or never ours), read from the store."""
         record = await self._store.get_table(table_id)
@@ -141,6 +231,10 @@ class Runner:
         return record, match
 
     # -- settings and languages -------------------------------------------------
+
+    async def _settings_again(self, chat_id: str) -> None:
+        """Read a chat's settings afresh (another process may have changed them)."""
+        self._chat_settings[chat_id] = await self._store.find_chat_settings(chat_id)
 
     async def _settings_of(self, chat_id: str) -> ChatSettings | None:
         if chat_id not in self._chat_settings:
@@ -262,10 +356,21 @@ class Runner:
         committed: Acknowledge | None = None,
     ) -> T:
         """Decide and commit under the table lock and hand the notices over, in commit
-        order; ``committed`` runs once the lock is let go, waiting for no message."""
+        order; ``committed`` runs once the lock is let go, waiting for no message.
+
+        On a store shared with other processes the lock is also held across them
+        (``Store.hold``), and the table is read again under it, so each decision is made
+        on the latest state whichever process took the last action."""
         async with live.lock:
-            value, notices = await decide()
-            await self._deliver(notices)
+            if self._store.shared:
+                async with self._store.hold(live.table_id):
+                    await self._refresh(live)
+                    await self._settings_again(live.record.chat_id)
+                    value, notices = await decide()
+                    await self._deliver(notices)
+            else:
+                value, notices = await decide()
+                await self._deliver(notices)
         if committed is not None:
             await _acknowledged(committed)
         return value
@@ -302,13 +407,60 @@ class Runner:
         way, so a message reference kept meanwhile is neither lost nor a conflict.
         """
         async with live.writing:
-            try:
-                stored = await self._store.update_table(change(live.record))
-            except (StorageError, VersionConflict):
-                await self._reload(live)
-                raise
-            live.update(stored)
-            return stored
+            for attempt in range(SAVE_RETRIES):
+                changed = self._with_due(live.record, change(live.record), live.match)
+                try:
+                    stored = await self._store.update_table(changed)
+                except VersionConflict:
+                    if self._store.shared and attempt + 1 < SAVE_RETRIES:
+                        # Another process kept a message reference meanwhile (actions
+                        # themselves are ordered by Store.hold): apply the change to the
+                        # row as it is now.
+                        current = await self._store.get_table(live.table_id)
+                        if current is not None and current.version == live.record.version:
+                            live.update(current)
+                            continue
+                    await self._reload(live)
+                    raise
+                except StorageError:
+                    await self._reload(live)
+                    raise
+                live.update(stored)
+                return stored
+            raise AssertionError("unreachable")
+
+    def _with_due(self, before: TableRecord, after: TableRecord, match: Match | None) -> TableRecord:
+        """``after`` with its ``due_at`` made right for a change from ``before``: recomputed
+        when the change moved a clock or the state, kept when it only kept a reference."""
+        if (
+            after.deadline == before.deadline
+            and after.warned == before.warned
+            and after.status == before.status
+            and after.version == before.version
+            and after.seats == before.seats
+        ):
+            return after
+        return after.model_copy(update={"due_at": self._due_at(after, match)})
+
+    def _due_at(self, record: TableRecord, match: Match | None) -> float | None:
+        """When the table next has timed work (what ``_arm`` would wait for), stored so that
+        a restarted process, or another one, finds it without loading the table."""
+        if record.status == "lobby":
+            return record.deadline
+        if record.status != "running" or match is None or match.to_move is None:
+            return None
+        if record.seats[match.to_move].computer is not None:
+            return self._clock.now() + self._config.computer_delay
+        if record.deadline is None:
+            return None
+        warn_at = record.deadline - self._config.warning_seconds
+        if self._warns(record) and warn_at > self._clock.now():
+            return warn_at
+        return record.deadline
+
+    def _warns(self, record: TableRecord) -> bool:
+        """Whether the turn clock's warning is still to come."""
+        return not solo(record) and not record.warned and self._config.warning_seconds > 0
 
     # -- match actions -----------------------------------------------------------
 
@@ -355,19 +507,22 @@ class Runner:
             update: dict[str, Any] = {"status": status, "warned": False, "result": summary}
             changed = record.model_copy(update=update)
             changed = changed.model_copy(update={"deadline": self._next_deadline(changed, match)})
+            changed = changed.model_copy(update={"due_at": self._due_at(changed, match)})
             try:
                 stored = await self._store.append_events(
                     record.table_id, record.version, events, table=changed, result=result
                 )
             except VersionConflict:
                 current = await self._store.get_table(record.table_id)
-                if (
-                    result is not None
-                    and current is not None
-                    and current.version == record.version
-                    and attempt + 1 < RATING_RETRIES
-                ):
-                    continue  # a rating moved under us (another match finished): read it again
+                if current is not None and current.version == record.version and attempt + 1 < RATING_RETRIES:
+                    if current.revision != record.revision and self._store.shared:
+                        # Only the row moved (another process kept a message reference):
+                        # the action stands on the row as it is now.
+                        record = current
+                        live.update(current)
+                        continue
+                    if result is not None:
+                        continue  # a rating moved under us (another match finished): read it again
                 await self._reload(live)
                 raise StaleView(f"table {record.table_id} moved on") from None
             except StorageError:
@@ -423,16 +578,52 @@ class Runner:
             return
         if record.seats[match.to_move].computer is not None:
             when = now + self._config.computer_delay
+            if record.due_at is not None:
+                when = min(when, record.due_at)  # after a restart, or taken over: it is due
             live.timer = self._clock.call_at(when, lambda: self._on_computer_turn(table_id, version))
             return
         deadline = record.deadline
         if deadline is None:
             return
         warn_at = deadline - self._config.warning_seconds
-        if not solo(record) and not record.warned and self._config.warning_seconds > 0 and warn_at > now:
+        if self._warns(record) and warn_at > now:
             live.timer = self._clock.call_at(warn_at, lambda: self._on_warning(table_id, version))
         else:
             live.timer = self._clock.call_at(deadline, lambda: self._on_deadline(table_id, version))
+
+    def _sleep_until_due(self, due: Sequence[tuple[str, float]]) -> None:
+        """Arm a wake-up for each stored table not loaded yet, at the moment it has timed
+        work: it is loaded then (or when first touched, whichever comes first)."""
+        for table_id, when in due:
+            if table_id in self._tables or table_id in self._dormant:
+                continue
+            self._dormant[table_id] = self._clock.call_at(when, functools.partial(self._wake, table_id))
+
+    async def _wake(self, table_id: str) -> None:
+        self._dormant.pop(table_id, None)
+        self._busy += 1
+        try:
+            await self._find(table_id)  # loading it arms its clock, which is due
+        except StorageError:
+            log.exception("table %s could not be loaded for its timed work", table_id)
+        finally:
+            self._busy -= 1
+
+    async def _take_over(self) -> None:
+        """On a shared store: claim the timed work that is overdue (the process that armed
+        it died, or is stuck) and arm it here; each claimed step still happens once, since
+        it is decided under ``Store.hold`` on the latest state and refused by its version."""
+        now = self._clock.now()
+        owners = sorted(self._owners.values())
+        claimed = await self._store.claim_due(
+            owners, now - self._config.takeover_seconds, self._holder, self._config.claim_seconds
+        )
+        for table_id in claimed:
+            live = await self._find(table_id)
+            if live is not None:
+                if live.record.due_at is not None and live.record.due_at > now:
+                    continue  # it moved on meanwhile
+                self._arm(live)
 
     def _current(self, table_id: str, version: int) -> LiveTable | None:
         live = self._tables.get(table_id)
@@ -451,6 +642,10 @@ class Runner:
             return
         self._busy += 1
         try:
+            if self._store.shared and not await self._store.claim(
+                table_id, self._clock.now(), self._holder, self._config.claim_seconds
+            ):
+                return  # another process is on it
 
             async def decide() -> Decision[None]:
                 if self._tables.get(table_id) is not live or not still(live):

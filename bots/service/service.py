@@ -61,7 +61,7 @@ from .errors import (
 )
 from .ids import Person, new_table_id, platform_of
 from .live import LiveTable, capacity, header, people, seat_of
-from .notices import LobbyClosed, LobbyUpdated, Notice, TableSetAside, TableUpdated
+from .notices import LobbyClosed, LobbyUpdated, Notice, TableUpdated
 from .records import Records
 from .results import display_rating
 from .runner import Acknowledge, Decision
@@ -110,46 +110,46 @@ class TableService(Records):
     """
 
     _heartbeat: Timer | None = None
+    _takeover: Timer | None = None
 
     # -- life cycle ------------------------------------------------------------
 
     async def start(self, *, redeliver: bool = True) -> None:
-        """Load every open lobby and running match of these platforms, re-arm each
-        clock with the time it had left, and (``redeliver``) deliver fresh views of each."""
+        """Re-arm every clock of these platforms' open tables with the time it had left, and
+        (``redeliver``) deliver fresh views of the tables changed shortly before the service
+        stopped, whose last messages may not have gone out.
+
+        What start-up reads does not grow with the database: the clocks come from the
+        index of due times in one statement, and every other table is loaded when it is
+        first touched (a press, a command, its clock). On a store shared by several
+        processes, timed work is armed by the process that made it due, and overdue work
+        is claimed by any of them (``ServiceConfig.poll_seconds``)."""
         now = self._clock.now()
+        owners = sorted(self._owners.values())
+        last = await self._store.last_alive(self._name)
         # The time the service was down does not count against anyone: every deadline moves
         # on by it, once (a start-up that fails after this does not count it again).
-        await self._store.resume(self._name, now, self._counted_until(now), sorted(self._owners.values()))
+        await self._store.resume(self._name, now, self._counted_until(now), owners)
+        if not self._store.shared:
+            self._sleep_until_due(await self._store.due_tables(owners))
         restored: list[LiveTable] = []
-        damaged: list[tuple[str, str, str]] = []
-        for record in await self._store.open_rows():
-            if not self._owns(record) or record.table_id in self._tables:
-                continue
-            if isinstance(record, DamagedTable):
-                damaged.append((record.table_id, record.chat_id, record.reason))
-                continue
-            try:
-                live = await self._load_live(record)
-            except (BasraError, ValueError, TypeError, KeyError) as error:  # its events do not replay
-                damaged.append((record.table_id, record.chat_id, str(error).splitlines()[0][:200]))
-                continue
-            self._register(live)
-            restored.append(live)
-        for table_id, chat, reason in damaged:
-            await self._set_aside(table_id, chat, reason)
+        if redeliver:
+            stopped = last if last is not None and not self._store.shared else now
+            since = stopped - self._config.redeliver_seconds
+            for record in await self._store.open_rows(owners=owners, updated_since=since):
+                if not self._owns(record):
+                    continue
+                if isinstance(record, DamagedTable):
+                    await self._set_aside(record.table_id, record.chat_id, record.reason)
+                    continue
+                live = await self._adopt(record)
+                if live is not None:
+                    restored.append(live)
         self._schedule_heartbeat()
+        if self._store.shared:
+            self._schedule_takeover()
         for live in restored:
-            self._arm(live)
-            if redeliver:
-                await self._redeliver(live)
-
-    async def _set_aside(self, table_id: str, chat: str, reason: str) -> None:
-        """One damaged table does not stop the others: it is closed, and its chat told once."""
-        log.error("table %s is damaged and was set aside: %s", table_id, reason)
-        await self._store.set_aside(table_id)
-        with contextlib.suppress(StorageError):
-            await self._settings_of(chat)
-        await self._deliver([TableSetAside(table_id, chat, self._public_language(chat))])
+            await self._redeliver(live)
 
     async def _redeliver(self, live: LiveTable) -> None:
         async def decide() -> Decision[None]:
@@ -160,6 +160,18 @@ class TableService(Records):
             return None, self._match_notices(live)
 
         await self._run(live, decide)
+
+    def _schedule_takeover(self) -> None:
+        self._takeover = self._clock.call_at(self._clock.now() + self._config.poll_seconds, self._poll)
+
+    async def _poll(self) -> None:
+        try:
+            await self._take_over()
+        except StorageError:
+            log.exception("looking for overdue timed work failed")
+        finally:
+            if self._heartbeat is not None:
+                self._schedule_takeover()
 
     def _schedule_heartbeat(self) -> None:
         when = self._clock.now() + self._config.heartbeat_seconds
@@ -180,6 +192,12 @@ class TableService(Records):
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
+        if self._takeover is not None:
+            self._takeover.cancel()
+            self._takeover = None
+        for dormant in self._dormant.values():
+            dormant.cancel()
+        self._dormant.clear()
         for live in list(self._tables.values()):
             live.cancel_timer()
             async with live.lock:
@@ -243,12 +261,12 @@ class TableService(Records):
     # -- lookups ---------------------------------------------------------------
 
     async def _live(self, table_id: str) -> LiveTable:
-        live = self._tables.get(table_id)
+        live = await self._find(table_id)
         if live is not None:
             return live
         record, _ = await self._closed_table(table_id)
-        if record.status in ("lobby", "running"):  # open but not loaded: another process's
-            raise LobbyNotOpen(f"table {table_id} is not served here")
+        if record.status in ("lobby", "running"):  # open, but its events do not replay
+            raise LobbyNotOpen(f"table {table_id} is set aside")
         if record.version == 0:
             raise LobbyNotOpen(f"lobby {table_id} is {record.status}")
         raise MatchOver(f"match {table_id} is {record.status}")
@@ -314,7 +332,7 @@ class TableService(Records):
         extra: dict[str, Any],
     ) -> LobbyView:
         """``new_lobby`` once its arguments are checked; ``extra`` goes into the header."""
-        if chat_id in self._by_chat:
+        if await self._find_chat(chat_id) is not None:
             raise TableExists()
         self._note_person(creator)
         await self._seat_person(creator)
@@ -332,6 +350,7 @@ class TableService(Records):
             header={"capacity": seats_count, "turn_seconds": turn, "level": level, **extra},
             deadline=self._clock.now() + self._config.lobby_idle_seconds,
         )
+        record = record.model_copy(update={"due_at": record.deadline})
         try:
             record = await self._store.create_table(record)
         except OpenTableExists:
@@ -379,7 +398,7 @@ class TableService(Records):
             raise NotSeated()
         team = old.seats[mine].team if capacity(old) == 4 else None
         lobby = await self._rematch_lobby(old, person, team)
-        live = self._tables.get(lobby.table_id)
+        live = await self._find(lobby.table_id)
         if live is None or live.record.status != "lobby":
             return lobby
         back = {s.player_id for s in live.record.seats}
@@ -396,7 +415,7 @@ class TableService(Records):
     async def _rematch_lobby(self, old: TableRecord, person: Person, team: int | None) -> LobbyView:
         """The rematch lobby of ``old`` with ``person`` seated: joined if open, else opened."""
         for _ in range(2):  # two first presses at once: the second joins the lobby the first opened
-            current = self._tables.get(self._by_chat.get(old.chat_id, ""))
+            current = await self._find_chat(old.chat_id)
             if current is not None and header(current.record, "rematch_of", None) == old.table_id:
                 if seat_of(current.record, person.player_id) is not None:
                     return self._lobby_view(current)
@@ -567,7 +586,7 @@ class TableService(Records):
 
     async def lobby(self, table_id: str) -> LobbyView:
         """The lobby as it is now (also for a closed one)."""
-        live = self._tables.get(table_id)
+        live = await self._find(table_id)
         if live is not None:
             return self._lobby_view(live)
         record, _ = await self._closed_table(table_id)
@@ -575,8 +594,7 @@ class TableService(Records):
 
     async def open_table(self, chat_id: str) -> LobbyView | TableView | None:
         """The chat's open lobby or running match, as a view, or None."""
-        table_id = self._by_chat.get(chat_id)
-        live = self._tables.get(table_id) if table_id else None
+        live = await self._find_chat(chat_id)
         if live is None:
             return None
         return self._lobby_view(live) if live.record.status == "lobby" else self._table_view(live)
@@ -585,7 +603,7 @@ class TableService(Records):
 
     async def table(self, table_id: str) -> TableView:
         """The public table of a running or finished match."""
-        live = self._tables.get(table_id)
+        live = await self._find(table_id)
         if live is not None and live.match is not None:
             async with live.writing:
                 return self._table_view(live)
@@ -596,7 +614,7 @@ class TableService(Records):
         return self._table_view(closed)
 
     async def _seated(self, table_id: str, player_id: str) -> tuple[LiveTable, int]:
-        live = self._tables.get(table_id)
+        live = await self._find(table_id)
         if live is None:
             record, match = await self._closed_table(table_id)
             closed = LiveTable(record, match)
@@ -622,12 +640,20 @@ class TableService(Records):
     async def hands_of(self, player_id: str) -> list[HandView]:
         """Every running match's hand of ``player_id`` (several chats at once), oldest first."""
         hands = []
-        for live in sorted(self._tables.values(), key=lambda lt: lt.record.created_at):
+        owners = sorted(self._owners.values())
+        for record in await self._store.open_rows(owners=owners):
+            if isinstance(record, DamagedTable) or record.status != "running":
+                continue
+            if seat_of(record, player_id) is None:
+                continue
+            live = await self._find(record.table_id)
+            if live is None or live.match is None or live.record.status != "running":
+                continue
             seat = seat_of(live.record, player_id)
-            if seat is not None and live.match is not None and live.record.status == "running":
+            if seat is not None:
                 async with live.writing:
-                    hands.append(self._hand_view(live, seat))
-        return hands
+                    hands.append((live.record.created_at, self._hand_view(live, seat)))
+        return [hand for _, hand in sorted(hands, key=lambda pair: pair[0])]
 
     async def preview(self, table_id: str, player_id: str, card: str, plan: int | None = None) -> HandView:
         """The hand with ``card`` selected: its numbered plans, what each takes,
@@ -740,10 +766,10 @@ class TableService(Records):
 
     async def resign_in_chat(self, chat_id: str, player_id: str) -> TableView:
         """``/resign`` typed in a chat: resign its running match. NoOpenTable if none."""
-        table_id = self._by_chat.get(chat_id)
-        if table_id is None:
+        live = await self._find_chat(chat_id)
+        if live is None:
             raise NoOpenTable()
-        return await self.resign(table_id, player_id)
+        return await self.resign(live.table_id, player_id)
 
     # -- settings --------------------------------------------------------------
 
@@ -771,9 +797,8 @@ class TableService(Records):
             raise BadInput(f"cannot move {old_chat_id!r} to another platform")
         if old_chat_id == new_chat_id:
             return
-        table_id = self._by_chat.get(old_chat_id)
-        live = self._tables.get(table_id) if table_id else None
-        if live is None or new_chat_id in self._by_chat:
+        live = await self._find_chat(old_chat_id)
+        if live is None or await self._find_chat(new_chat_id) is not None:
             await self._move_stored(old_chat_id, new_chat_id)
             if live is not None:
                 raise TableExists(f"{new_chat_id!r} already has a table")
@@ -815,8 +840,7 @@ class TableService(Records):
         changed = current.model_copy(update=update)
         await self._store.put_chat_settings(changed)
         self._chat_settings[chat_id] = changed
-        table_id = self._by_chat.get(chat_id)
-        live = self._tables.get(table_id) if table_id else None
+        live = await self._find_chat(chat_id)
         if live is not None and live.record.status == "lobby":
             await self._retune_lobby(live, changed)
         return self._settings_view(chat_id, changed)
@@ -934,7 +958,7 @@ class TableService(Records):
         def kept(record: TableRecord) -> TableRecord:
             return record.model_copy(update={"message_refs": {**record.message_refs, key: value}})
 
-        live = self._tables.get(table_id)
+        live = await self._find(table_id)
         if live is not None:
             await self._save(live, kept)
             return
@@ -952,7 +976,7 @@ class TableService(Records):
 
     async def recall(self, table_id: str) -> dict[str, Any]:
         """Every reference ``remember`` kept for the table."""
-        live = self._tables.get(table_id)
+        live = await self._find(table_id)
         if live is not None:
             return dict(live.record.message_refs)
         record, _ = await self._closed_table(table_id)

@@ -11,3 +11,7 @@ CREATE INDEX tables_open_by_due ON tables (owner, due_at)
 -- What changed in the open tables of a bot since a moment.
 CREATE INDEX tables_open_by_update ON tables (owner, updated_at)
     WHERE status IN ('lobby', 'running');
+
+-- Tables open before due times were kept are looked at once by the next service to start
+-- (as due at once): it loads each and arms its clock for the moment it really has.
+UPDATE tables SET due_at = COALESCE(deadline, 0) WHERE status IN ('lobby', 'running');

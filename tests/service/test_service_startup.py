@@ -1,0 +1,100 @@
+"""Start-up reads what does not grow with the database: tables load when first touched,
+and every clock is armed from the stored due times."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from bots.service import HandUpdated, LobbyClosed, ManualClock, MatchEnded, TableService
+from storage import SqliteStore
+from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform
+
+
+def later_clock() -> ManualClock:
+    """A service clock an hour ahead of the store's: at the restart, rows written now are
+    long past, as a bot's quiet tables are."""
+    return ManualClock(start=time.time() + 3600)
+
+
+async def test_tables_left_alone_before_the_stop_are_not_loaded_at_start_up_but_on_first_touch(
+    db_path: Path,
+) -> None:
+    clock = later_clock()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
+    ):
+        lobby = await service.new_lobby("tg:-1", ALICE)
+        await service.join(lobby.table_id, BADR)
+        await service.start_match(lobby.table_id, ALICE)
+        waiting = await service.new_lobby("tg:-2", CARLA)
+
+    after = FakePlatform()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        assert service.table_counts() == {}  # nothing read but the due times
+        assert after.notices == []
+        table = await service.table(lobby.table_id)
+        mover = table.seats[table.to_move or 0].player_id or ""
+        hand = await service.hand(lobby.table_id, mover)
+        await service.play(lobby.table_id, mover, hand.version, hand.hand[0])
+        assert service.table_counts() == {"running": 1}
+        assert (await service.open_table("tg:-2")) is not None
+        assert service.table_counts() == {"running": 1, "lobby": 1}
+        assert any(isinstance(n, HandUpdated) for n in after.notices)
+
+
+async def test_the_clock_of_a_table_not_loaded_still_fires_on_time(db_path: Path) -> None:
+    clock = later_clock()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
+    ):
+        lobby = await service.new_lobby("tg:-1", ALICE)
+        await service.join(lobby.table_id, BADR)
+        started = await service.start_match(lobby.table_id, ALICE)
+        left = started.seconds_left
+        waiting = await service.new_lobby("tg:-2", CARLA)
+
+    after = FakePlatform()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        assert service.table_counts() == {}
+        assert left is not None
+        await clock.advance(left + 1)  # the turn's clock runs out: its side loses the match
+        ended = [n for n in after.notices if isinstance(n, MatchEnded)]
+        assert [n.table_id for n in ended] == [lobby.table_id]
+        assert (await service.table(lobby.table_id)).status == "finished"
+        await clock.advance(QUIET.lobby_idle_seconds)  # the untouched lobby closes
+        closed = [n for n in after.notices if isinstance(n, LobbyClosed)]
+        assert [n.table_id for n in closed] == [waiting.table_id]
+
+
+async def test_a_computer_whose_turn_came_before_the_stop_plays_once_after_it(db_path: Path) -> None:
+    clock = later_clock()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(4)) as service,
+    ):
+        table = await service.practice("tg:-3", ALICE, players=4)
+        while table.to_move is not None and table.seats[table.to_move].player_id == ALICE.player_id:
+            hand = await service.hand(table.table_id, ALICE.player_id)
+            await service.play(table.table_id, ALICE.player_id, hand.version, hand.hand[0])
+            table = await service.table(table.table_id)
+        version = table.version  # a computer is to move, and the service stops before it does
+
+    after = FakePlatform()
+    async with (
+        SqliteStore(db_path) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        await clock.run_due()
+        resumed = await service.table(table.table_id)
+        assert resumed.version > version
+        assert resumed.seats[resumed.to_move or 0].player_id == ALICE.player_id
