@@ -2,7 +2,8 @@
 
 Edits accept only inline keyboards; every button needs exactly one action, and
 callback_data must be 1-64 bytes, the limit bots most often trip over when
-they pack game state into a button.
+they pack game state into a button. A ``web_app`` button (a Mini App) is allowed
+only in private chats, and its address must be ``https``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ _INLINE_BUTTON_KINDS = (
 _BUTTON_URL = re.compile(r"^(?:(?:https?|tg)://\S+|[\w-]+(?:\.[\w-]+)+(?:/\S*)?)$")
 
 
-def check_reply_markup(markup: Any, *, inline_only: bool) -> JSONDict | None:
+def check_reply_markup(markup: Any, *, inline_only: bool, private: bool = True) -> JSONDict | None:
     """Validate a reply_markup like the server does and return it unchanged.
 
     Edits accept only inline keyboards; buttons need exactly one action and
@@ -47,11 +48,11 @@ def check_reply_markup(markup: Any, *, inline_only: bool) -> JSONDict | None:
         raise bad_request('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays')
     for row in rows:
         for button in row:
-            _check_inline_button(button)
+            _check_inline_button(button, private)
     return markup
 
 
-def _check_inline_button(button: Any) -> None:
+def _check_inline_button(button: Any, private: bool) -> None:
     if not isinstance(button, dict):
         raise bad_request("can't parse inline keyboard button: InlineKeyboardButton must be an Object")
     if not str(button.get("text", "")).strip():
@@ -69,3 +70,10 @@ def _check_inline_button(button: Any) -> None:
     url = button.get("url")
     if url is not None and not _BUTTON_URL.match(str(url)):
         raise bad_request("BUTTON_URL_INVALID")
+    if "web_app" in button:
+        if not private:
+            raise bad_request("BUTTON_TYPE_INVALID")
+        web_app = button["web_app"]
+        address = web_app.get("url") if isinstance(web_app, dict) else None
+        if not isinstance(address, str) or not address.startswith("https://") or len(address) <= 8:
+            raise bad_request("BUTTON_URL_INVALID")

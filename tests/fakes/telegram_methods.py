@@ -212,7 +212,8 @@ class BotApiMethods:
 
     def sendMessage(self, params: JSONDict) -> JSONDict:
         chat = self.world.writable_chat(params.get("chat_id"))
-        markup = check_reply_markup(params.get("reply_markup"), inline_only=False)
+        markup = check_reply_markup(params.get("reply_markup"), inline_only=False,
+                                    private=chat.type == "private")
         version = self._version(params, params.get("text"), markup)
         reply_to = self._reply_target(chat, params)
         return self.world.post(chat, self.world.bot_user, version, reply_to).to_api()
@@ -267,12 +268,14 @@ class BotApiMethods:
     def editMessageText(self, params: JSONDict) -> JSONDict:
         """Replace text; a missing reply_markup removes the keyboard, as in Telegram."""
         message = self._own_message(params)
-        markup = check_reply_markup(params.get("reply_markup"), inline_only=True)
+        markup = check_reply_markup(params.get("reply_markup"), inline_only=True,
+                                    private=message.chat.type == "private")
         return self._edit(message, self._version(params, params.get("text"), markup))
 
     def editMessageReplyMarkup(self, params: JSONDict) -> JSONDict:
         message = self._own_message(params)
-        markup = check_reply_markup(params.get("reply_markup"), inline_only=True)
+        markup = check_reply_markup(params.get("reply_markup"), inline_only=True,
+                                    private=message.chat.type == "private")
         current = message.current
         version = MessageVersion(
             current.text,

@@ -97,10 +97,14 @@ class Button:
     text: str
     callback_data: str | None = None
     url: str | None = None
+    #: A Mini App button's address (``web_app.url``).
+    web_app: str | None = None
 
     @classmethod
     def from_api(cls, data: JSONDict) -> Button:
-        return cls(data["text"], data.get("callback_data"), data.get("url"))
+        web_app = data.get("web_app")
+        url = web_app.get("url") if isinstance(web_app, dict) else None
+        return cls(data["text"], data.get("callback_data"), data.get("url"), url)
 
 
 @dataclass(frozen=True)
