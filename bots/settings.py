@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .service.config import ServiceConfig
@@ -41,6 +42,15 @@ class BasraSettings(BaseSettings):
     #: ``/healthz`` and ``/metrics`` (``bots.metrics``) on this port; unset: not served.
     metrics_port: int | None = Field(default=None, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"
+    #: The table as a web page (``bots.web``): served on this port, at the public ``https``
+    #: address ``web_url`` a reverse proxy gives it; both unset: not served.
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    web_host: str = "127.0.0.1"
+    web_url: str | None = None
+    #: Signs the page's links and sessions; unset: derived from the bot's token.
+    web_secret: SecretStr | None = None
+    #: How old a Telegram Mini App's login (its ``auth_date``) may be, and how long a link lasts.
+    web_login_seconds: int = Field(default=600, ge=10, le=86400)
 
     @field_validator("database", mode="before")
     @classmethod
@@ -49,7 +59,28 @@ class BasraSettings(BaseSettings):
             raise ValueError("it is empty: give the database file's path")
         return value
 
-    @field_validator("log_level", "log_format", "metrics_port", mode="before")
+    @field_validator("web_url")
+    @classmethod
+    def _https(cls, value: str | None) -> str | None:
+        """Telegram opens Mini Apps only over HTTPS: the public address must be one."""
+        if value is None or not value.strip():
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme != "https" or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("expected the page's public https:// address, e.g. https://basra.example.org")
+        return value.strip().rstrip("/")
+
+    @field_validator("web_secret")
+    @classmethod
+    def _long_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        secret = value.get_secret_value().strip() if value is not None else ""
+        if not secret:
+            return None
+        if len(secret) < 16:
+            raise ValueError("use at least 16 characters, e.g. `openssl rand -hex 32`")  # never the value
+        return SecretStr(secret)
+
+    @field_validator("log_level", "log_format", "metrics_port", "web_port", mode="before")
     @classmethod
     def _blank_is_default(cls, value: Any, info: ValidationInfo) -> Any:
         """An empty value (``BASRA_METRICS_PORT=``) is the default; a level or format in any case."""

@@ -1,0 +1,40 @@
+"""The table as a web page: a Telegram Mini App, a signed link from a Discord hand, and
+a read-only page to watch a game live. One more adapter of the same table service.
+
+The bot process serves it itself (aiohttp, ``server``) on ``BASRA_WEB_PORT``, behind
+the public ``https`` address ``BASRA_WEB_URL`` a reverse proxy gives it; with either
+unset there is no web table and the chat keyboards work as before. ``auth`` says who a
+page is (Telegram's ``initData``, signed expiring links, sessions) and how replays are
+refused; ``hub`` keeps the connected pages and sends each the latest view of its own
+seat (or the public table), woken by the notices the chat platform delivers
+(``TeedPlatform``); ``frames`` turns views into the page's JSON, every word translated
+here. The page itself (``static/``) is plain HTML, CSS and JavaScript with cards drawn
+as SVG: no build step, nothing fetched from elsewhere but Telegram's own
+``telegram-web-app.js`` inside Telegram.
+
+Wiring, in an adapter::
+
+    web = WebTable.from_settings(settings, bot_token, telegram=True)
+    platform = web.platform(delivery) if web else delivery
+    service = TableService(store, [platform], ...)
+    web.connect(service); await web.start()
+    ...
+    web.mini_app_url(table_id)      # the hand's web_app button
+    web.watch_url(table_id)         # the table message's link
+"""
+
+from .auth import Gate, Login, Refused, Session, signed_init_data
+from .server import WebServer, WebUnavailable
+from .table import TeedPlatform, WebTable
+
+__all__ = [
+    "Gate",
+    "Login",
+    "Refused",
+    "Session",
+    "TeedPlatform",
+    "WebServer",
+    "WebTable",
+    "WebUnavailable",
+    "signed_init_data",
+]

@@ -1,0 +1,88 @@
+"""The web table as the bots use it: one object to tee notices, serve pages and make links."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ..service import Clock, HandView, Notice, Platform, TableService
+from .auth import Gate, derived_secret
+from .hub import WebHub
+from .server import WebServer
+
+if TYPE_CHECKING:
+    from ..settings import BasraSettings
+
+
+class TeedPlatform:
+    """A chat platform whose notices the web pages hear too: the chat's first (its
+    ``deliver`` only queues), then the pages are woken (which never waits)."""
+
+    def __init__(self, inner: Platform, hub: WebHub) -> None:
+        self.inner = inner
+        self.hub = hub
+        #: Made once the inner platform knows which bot it is (before the service).
+        self.name = inner.name
+        self.owner = inner.owner
+
+    async def deliver(self, notices: Sequence[Notice]) -> None:
+        try:
+            await self.inner.deliver(notices)
+        finally:
+            self.hub.notify(notices)
+
+
+class WebTable:
+    """``url`` is the public ``https`` address (``BASRA_WEB_URL``), ``port`` and ``host``
+    where this process listens (``BASRA_WEB_PORT``, ``BASRA_WEB_HOST``)."""
+
+    def __init__(self, url: str, *, secret: bytes, bot_token: str | None = None, port: int = 0,
+                 host: str = "127.0.0.1", max_age: float = 600.0, language: str = "ar",
+                 clock: Callable[[], float] = time.time) -> None:
+        self.url = url.rstrip("/")
+        self.gate = Gate(secret, bot_token=bot_token, max_age=max_age, clock=clock)
+        self.hub = WebHub(clock)
+        self.server = WebServer(self.gate, self.hub, host=host, port=port, language=language)
+
+    @classmethod
+    def from_settings(cls, settings: BasraSettings, bot_token: str, *, telegram: bool) -> WebTable | None:
+        """The web table the settings ask for (both ``BASRA_WEB_URL`` and ``BASRA_WEB_PORT``),
+        else None. ``telegram``: Mini App logins are checked with ``bot_token``."""
+        if settings.web_url is None or settings.web_port is None:
+            return None
+        secret = (settings.web_secret.get_secret_value().encode() if settings.web_secret is not None
+                  else derived_secret(bot_token))
+        return cls(settings.web_url, secret=secret, bot_token=bot_token if telegram else None,
+                   port=settings.web_port, host=settings.web_host, max_age=settings.web_login_seconds,
+                   language=settings.language)
+
+    def platform(self, inner: Platform) -> TeedPlatform:
+        return TeedPlatform(inner, self.hub)
+
+    def connect(self, service: TableService, clock: Clock | None = None) -> None:
+        """Serve ``service``'s tables; ``clock`` is the service's, when it is not the system's
+        (the page counts turn clocks down from its readings)."""
+        self.hub.connect(service)
+        if clock is not None:
+            self.hub.now = clock.now
+
+    async def start(self) -> None:
+        await self.server.start()
+
+    async def close(self) -> None:
+        await self.server.close()
+
+    # -- links ----------------------------------------------------------------------------
+
+    def mini_app_url(self, table_id: str) -> str:
+        """The Telegram hand's Mini App address (``initData`` proves who opens it)."""
+        return f"{self.url}/play?t={table_id}"
+
+    def hand_url(self, hand: HandView, lang: str) -> str:
+        """A Discord hand's link: signed for this player and table, one use, expiring."""
+        return f"{self.url}/play#d={self.gate.hand_link(hand.player_id, hand.table_id, lang)}"
+
+    def watch_url(self, table_id: str) -> str:
+        """The public table's live page, for anyone in the chat."""
+        return f"{self.url}/watch#w={self.gate.watch_link(table_id)}"
