@@ -26,6 +26,7 @@ from storage import StorageError
 
 from ..metrics import MetricsUnavailable
 from ..settings import not_utf8
+from ..web import WebUnavailable
 from .logs import configure_logging
 from .settings import WEBHOOK_NEEDS_SECRET, TelegramSettings, settings_problem
 
@@ -104,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
             application.run_webhook(**webhook_options(settings))
         else:
             application.run_polling(allowed_updates=Update.ALL_TYPES)
-    except (StorageError, MetricsUnavailable) as error:  # the database cannot be used (or another
-        print(f"basra-telegram: {error}", file=sys.stderr)  # bot holds it), the metrics port is taken
+    except (StorageError, MetricsUnavailable, WebUnavailable) as error:  # the database cannot be
+        print(f"basra-telegram: {error}", file=sys.stderr)  # used, the metrics or web port is taken
         return 2
     except InvalidToken:
         print(REFUSED, file=sys.stderr)

@@ -8,7 +8,8 @@ the store and the table service: ``start`` after ``Application.initialize``,
 ``stop`` before ``Application.shutdown``. In production ``post_init`` and
 ``post_shutdown`` do that. With ``metrics_port`` it serves ``/healthz`` and
 ``/metrics`` (``bots.metrics``) from before the service starts until after it
-stops.
+stops. With ``web`` (``bots.web``) it serves the table as a Mini App while the
+service runs, and each hand message gets a button that opens it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import gc
 import logging
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +30,12 @@ from telegram.ext import (
     filters,
 )
 
+from core import Match, Rules
 from storage import SqliteStore
 
 from ..metrics import Metrics, MetricsServer
 from ..service import Clock, ServiceConfig, TableService
+from ..web import WebTable
 from .commands import register_commands
 from .delivery import Delivery
 from .handlers import Handlers
@@ -82,6 +86,8 @@ class BasraTelegram:
         commands: bool = True,
         metrics_port: int | None = None,
         metrics_host: str = "127.0.0.1",
+        web: WebTable | None = None,
+        match_factory: Callable[[int, Rules], Match] | None = None,
     ) -> None:
         self.application = application
         self.database = Path(database)
@@ -103,6 +109,10 @@ class BasraTelegram:
         )
         self.store: SqliteStore | None = None
         self._service: TableService | None = None
+        #: The table as a web page, when served; ``match_factory`` deals given decks (tests).
+        self.web = web
+        self.delivery.web = web
+        self.match_factory = match_factory
         self._add_handlers()
 
     @property
@@ -152,10 +162,15 @@ class BasraTelegram:
         await self.store.open()
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
+        platform = self.web.platform(self.delivery) if self.web is not None else self.delivery
         self._service = TableService(
-            self.store, [self.delivery], clock=self.clock, config=self.config, rng=self.rng
+            self.store, [platform], clock=self.clock, config=self.config, rng=self.rng,
+            match_factory=self.match_factory,
         )
         self.delivery.connect(self._service)
+        if self.web is not None:
+            self.web.connect(self._service, self.clock)
+            await self.web.start()
         self.metrics.service = self._service
         self.delivery.bot_username = self.application.bot.username
         if self.commands:
@@ -164,6 +179,8 @@ class BasraTelegram:
 
     async def stop(self) -> None:
         # What can still go out within a few seconds does; the rest is drawn afresh at the next start.
+        if self.web is not None:
+            await self.web.close()
         await self.dispatcher.close(grace=STOP_GRACE / self.speedup)
         await self.delivery.flush()
         if self._service is not None:
@@ -207,6 +224,7 @@ def build_application(settings: TelegramSettings) -> tuple[AnyApplication, Basra
         await basra.stop()
 
     application = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    web = WebTable.from_settings(settings, settings.bot_token.get_secret_value(), telegram=True)
     basra = BasraTelegram(application, database=settings.database, config=settings.service_config(),
-                          metrics_port=settings.metrics_port, metrics_host=settings.metrics_host)
+                          metrics_port=settings.metrics_port, metrics_host=settings.metrics_host, web=web)
     return application, basra

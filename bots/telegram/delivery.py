@@ -30,11 +30,12 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from ..i18n import translator
 from ..outbound import SENT, SKIPPED, Dispatcher, Outcome, Write
 from ..outbound.refs import MessageRefs, TableRefs
-from ..render import render_notice, stacked
+from ..render import Rendered, render_notice, stacked
 from ..service import (
     ClockWarning,
     HandUpdated,
@@ -46,11 +47,13 @@ from ..service import (
     TableService,
     TableSetAside,
     TableUpdated,
+    TableView,
     YourTurn,
 )
 from ..service.records import RecordFile
-from .contents import FIRST, REPLY, TABLE, TIDY, chat_number, content_of, outcome_of
+from .contents import FIRST, REPLY, TABLE, TIDY, chat_number, content_of, is_private, outcome_of
 from .hands import HandMessages
+from .keyboards import keyboard
 from .moves import ChatMoves
 from .outbox import Content, Outbox, Sent
 from .outbox import Outcome as Sent_
@@ -175,7 +178,7 @@ class Delivery(HandMessages):
                           content_of(stacked(*parts)), table.version)
             return
         if table.running:
-            content = content_of(drawn)
+            content = self._table_content(drawn, table, notice.lang)
             last = refs.values.get("round_result")
             if isinstance(last, dict) and last.get("round") == table.round_no - 1:
                 content = Content(f"{last['html']}\n\n{content.html}", content.markup)
@@ -183,6 +186,15 @@ class Delivery(HandMessages):
             ends = [render_notice(n) for n in (result, match_result) if n is not None]
             content = content_of(stacked(drawn, *ends))
         self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version)
+
+    def _table_content(self, drawn: Rendered, table: TableView, lang: str) -> Content:
+        """A running round's table, with a link to watch it live (``bots.web``) in a group."""
+        if self.web is None or is_private(table.chat_id) or table.round_close is not None:
+            return content_of(drawn)
+        # TRANSLATORS: link under the group's table: the table as a live web page, read only.
+        watch = InlineKeyboardButton(translator(lang).gettext("👀 Watch live"),
+                                     url=self.web.watch_url(table.table_id))
+        return Content(drawn.text.html(), keyboard(drawn.buttons, [[watch]]))
 
     # -- public messages ---------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Final
 
-from telegram import InlineKeyboardButton
+from telegram import InlineKeyboardButton, WebAppInfo
 
 from ..i18n import translator, user_text
 from ..outbound import FAILED, SKIPPED, Outcome
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from ..outbound.refs import TableRefs
     from ..service import TableService
+    from ..web import WebTable
     from .outbox import Outbox, Sent
 
 log = logging.getLogger(__name__)
@@ -49,18 +50,26 @@ NOTE_KEY: Final = "note:"
 
 
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
-                 hint: HintView | None = None) -> Content:
-    """A hand message: the hand (or the hint above it), with the turn notice on top when given."""
+                 hint: HintView | None = None, web_app: str | None = None) -> Content:
+    """A hand message: the hand (or the hint above it), with the turn notice on top when given,
+    and a button that opens the table as a Mini App at ``web_app`` (``bots.web``) when given."""
     t = translator(lang)
     rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
+    extra = []
+    if web_app is not None and hand.table.running:
+        # TRANSLATORS: button under a private hand: opens the table as a page inside Telegram.
+        extra.append([InlineKeyboardButton(t.gettext("🃏 Open the table"), web_app=WebAppInfo(web_app))])
     if header is None:
-        return content_of(rendered)
+        return Content(rendered.text.html(), keyboard(rendered.buttons, extra))
     # The notice is the first line, which is what the notification shows.
-    return Content(f"{header.text.html()}\n{rendered.text.html()}", keyboard(rendered.buttons))
+    return Content(f"{header.text.html()}\n{rendered.text.html()}", keyboard(rendered.buttons, extra))
 
 
 class HandMessages:
     """The hand half of ``Delivery``."""
+
+    #: The table as a web page (``bots.web``), when the bot serves one.
+    web: WebTable | None = None
 
     if TYPE_CHECKING:  # what ``Delivery`` provides
         outbox: Outbox
@@ -72,7 +81,7 @@ class HandMessages:
         def keep(self, table_id: str, key: str, value: Any) -> None: ...
         def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
                 stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-                label: str = "message") -> bool: ...
+                label: str = "message", scope: str | None = None) -> bool: ...
         def _group(self, chat_id: str) -> int: ...
         def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
         async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
@@ -136,7 +145,8 @@ class HandMessages:
                 return False
             if ref is None:
                 self.keep(hand.table_id, key, [user, from_message, hand.version, hand.your_turn])
-        content = hand_content(hand, lang, header=header, hint=hint)
+        web_app = self.web.mini_app_url(hand.table_id) if self.web is not None else None
+        content = hand_content(hand, lang, header=header, hint=hint, web_app=web_app)
         turn = header is not None
 
         async def run() -> Outcome:
@@ -165,7 +175,7 @@ class HandMessages:
             return outcome_of(sent)
 
         return self.put(key, user, run, stamp=(hand.version,), urgent=urgent,
-                        order=FIRST if urgent else TABLE, label="hand")
+                        order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
              urgent: bool = False) -> None:
