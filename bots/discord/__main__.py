@@ -27,6 +27,7 @@ from ..logs import LogFormat
 from ..logs import configure_logging as configure_shared
 from ..metrics import MetricsUnavailable
 from ..settings import not_utf8
+from ..web import WebTable, WebUnavailable
 from .bot import BasraBot, BotOptions
 from .settings import DiscordSettings, settings_problem
 
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # stopped while still trying to reach Discord
         return 130
     bot = BasraBot(options)
+    bot.web = WebTable.from_settings(settings, token, telegram=False)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
@@ -138,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired:
         print("basra-discord: Discord refused the requested intents", file=sys.stderr)
         return 2
-    except (StorageError, MetricsUnavailable) as error:  # the database cannot be used (or another
-        print(f"basra-discord: {error}", file=sys.stderr)  # bot holds it), the metrics port is taken
+    except (StorageError, MetricsUnavailable, WebUnavailable) as error:  # the database cannot be
+        print(f"basra-discord: {error}", file=sys.stderr)  # used, the metrics or web port is taken
         return 2
     except NETWORK as error:  # Discord was lost between the first answer and the start
         print(f"basra-discord: lost Discord while starting ({_cause(error, token)})", file=sys.stderr)

@@ -22,6 +22,7 @@ from storage import SqliteStore
 
 from ..metrics import Metrics, MetricsServer
 from ..service import Clock, ServiceConfig, SystemClock, TableService
+from ..web import WebTable
 from . import limits
 from .buttons import ActionButton
 from .commands import BasraGroup, Commands
@@ -74,6 +75,8 @@ class BasraBot(discord.Client):
             if options.metrics_port is not None
             else None
         )
+        #: The table as a web page (``bots.web``), when served: hands link to it.
+        self.web: WebTable | None = None
         self.presses = Presses(self)
         self.commands_impl = Commands(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
@@ -98,10 +101,15 @@ class BasraBot(discord.Client):
         if me is None:
             raise RuntimeError("the bot started without knowing its application id")
         self.platform.owner = f"{self.platform.name}:{me}"
+        platform = self.web.platform(self.platform) if self.web is not None else self.platform
         self._service = TableService(
-            self.store, [self.platform], clock=self.clock, config=self.options.config
+            self.store, [platform], clock=self.clock, config=self.options.config
         )
         self.platform.service = self._service
+        self.platform.web = self.web
+        if self.web is not None:
+            self.web.connect(self._service, self.clock)
+            await self.web.start()
         self.metrics.service = self._service
         await self._service.start()
         if self.options.guild_id is not None:
@@ -116,6 +124,8 @@ class BasraBot(discord.Client):
         if self._closing:
             return
         self._closing = True
+        if self.web is not None:
+            await self.web.close()
         if self._service is not None:
             await self._service.close()
         await self.platform.close(grace=STOP_GRACE / self.options.speedup)

@@ -253,7 +253,7 @@ class Commands:
             return
         hand: HandView = await self.service.hand(table.table_id, pid)
         slot = self.bot.hands.open(table.table_id, pid, reply)
-        await reply.show(**hand_parts(hand, t, now=self.bot.clock.now()))
+        await reply.show(**hand_parts(hand, t, now=self.bot.clock.now(), web=self.bot.web))
         slot.version = hand.version
 
 

@@ -71,6 +71,7 @@ from .replies import Reply, _sendable
 
 if TYPE_CHECKING:
     from ..service import TableService
+    from ..web import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -81,23 +82,44 @@ REPLY, TABLE, TIDY = 0, 1, 2
 
 
 def hand_parts(
-    hand: HandView, t: Translator, *, now: float | None, note: str | None = None, hint: HintView | None = None
+    hand: HandView,
+    t: Translator,
+    *,
+    now: float | None,
+    note: str | None = None,
+    hint: HintView | None = None,
+    web: WebTable | None = None,
 ) -> dict[str, Any]:
     """A hand message: the renderer's hand (with ``hint`` above it, when asked for)
-    and a note above the message."""
+    and a note above the message; with ``web``, a link that opens the table as a page
+    (signed for this player and table, good once, expiring: ``bots.web.auth``)."""
     # Discord counts the turn clock down by itself (a live timestamp), between edits too.
     rendered = (
         render_hint(hint, t, now=now, live=True)
         if hint is not None
         else render_hand(hand, t, now=now, live=True)
     )
-    return message_parts(rendered, "hand", content=note)
+    parts = message_parts(rendered, "hand", content=note)
+    if web is not None and hand.table.running:
+        # TRANSLATORS: link under a private hand: opens the table as a web page.
+        parts["view"] = with_link(parts["view"], t.gettext("🃏 Open the table"), web.hand_url(hand, t.lang))
+    return parts
+
+
+def with_link(view: discord.ui.View | None, label: str, url: str) -> discord.ui.View:
+    """The view with a link button of its own row (the last of the five Discord allows)."""
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url, row=4))
+    return view
 
 
 class DiscordPlatform:
     """``bots.service.Platform`` for Discord: ``name`` "dc", ``deliver``."""
 
     name = "dc"
+
+    #: The table as a web page (``bots.web``), when the bot serves one.
+    web: WebTable | None = None
 
     def __init__(
         self, client: discord.Client, hands: OpenHands, *, now: Callable[[], float], dispatcher: Dispatcher
@@ -292,6 +314,10 @@ class DiscordPlatform:
 
         def parts() -> dict[str, Any]:
             drawn = message_parts(render_table(table, t, now=self._now(), live=True), "table")
+            if self.web is not None and not closing:
+                # TRANSLATORS: link under the group's table: the table as a live web page, read only.
+                drawn["view"] = with_link(drawn["view"], t.gettext("👀 Watch live"),
+                                          self.web.watch_url(table_id))
             if not results:
                 return drawn
             embeds = [drawn["embed"], *(embed_of(render_notice(n), "result") for n in results)]
@@ -357,7 +383,7 @@ class DiscordPlatform:
             previous = slot.version
             slot.version, slot.card, slot.plan = hand.version, None, None
             try:
-                await slot.reply.show(**hand_parts(hand, t, now=self._now()))
+                await slot.reply.show(**hand_parts(hand, t, now=self._now(), web=self.web))
             except discord.HTTPException as error:
                 if _busy(error):
                     slot.version = previous

@@ -259,7 +259,7 @@ class Presses:
         *,
         hint: HintView | None = None,
     ) -> None:
-        parts = hand_parts(hand, t, now=self.bot.clock.now(), note=note, hint=hint)
+        parts = hand_parts(hand, t, now=self.bot.clock.now(), note=note, hint=hint, web=self.bot.web)
         await slot.reply.show(**parts)
         slot.version = max(slot.version, hand.version)
         if hand.table.running:
