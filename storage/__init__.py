@@ -1,10 +1,13 @@
 """Persistence for the table service: lobbies, match event logs, chats and profiles.
 
-The service talks to the ``Store`` protocol only; ``SqliteStore`` is the
-implementation. No SQL lives outside this package.
+The service talks to the ``Store`` protocol only; ``open_store`` picks its
+implementation from the database setting: ``SqliteStore`` on a file, for one process,
+or ``PostgresStore`` on a server, for several. No SQL lives outside this package.
 """
 
 from .errors import DatabaseInUse, NotFound, OpenTableExists, StorageError, VersionConflict
+from .factory import open_store
+from .location import is_postgres_url, redact
 from .models import (
     DEFAULT_MU,
     DEFAULT_RATING,
@@ -26,6 +29,7 @@ from .models import (
     TableRecord,
     TableStatus,
 )
+from .postgres import PostgresStore
 from .protocol import Store
 from .sqlite import SqliteStore
 
@@ -43,6 +47,7 @@ __all__ = [
     "OpenTableExists",
     "Outcome",
     "PlayerProfile",
+    "PostgresStore",
     "RatingChange",
     "RatingEntry",
     "Seat",
@@ -56,4 +61,7 @@ __all__ = [
     "TableRecord",
     "TableStatus",
     "VersionConflict",
+    "is_postgres_url",
+    "open_store",
+    "redact",
 ]

@@ -1,4 +1,5 @@
-"""Locks and rate windows kept in the process: what ``hold`` and ``take_window`` need
+"""Locks, rate windows and marks kept in the process: what ``hold``, ``take_window`` and
+``advance_mark`` need
 where one process is all there is (SQLite), and the in-process half of the shared ones.
 
 Both backends take ``KeyedLocks`` first, so that tasks of one process queue on an
@@ -69,3 +70,22 @@ class Windows:
         """Drop the keys whose every stamp has left its window, so keys used once cost nothing."""
         for key in [k for k, (period, s) in self._stamps.items() if all(t <= now - period for t in s)]:
             del self._stamps[key]
+
+
+class Marks:
+    """The newest stamp of each key, in memory: ``advance`` as ``Store.advance_mark``. The
+    oldest keys are forgotten past ``keep`` of them (a message not edited for that long)."""
+
+    def __init__(self, keep: int = 100_000) -> None:
+        self._marks: dict[str, tuple[int, ...]] = {}
+        self._keep = keep
+
+    def advance(self, key: str, stamp: tuple[int, ...]) -> bool:
+        kept = self._marks.get(key)
+        if kept is not None and tuple(stamp) < kept:
+            return False
+        self._marks.pop(key, None)
+        self._marks[key] = tuple(stamp)
+        while len(self._marks) > self._keep:
+            del self._marks[next(iter(self._marks))]
+        return True

@@ -199,6 +199,11 @@ class Store(Protocol):
         0.0; otherwise count nothing and return the seconds until the oldest of them leaves
         the window. ValueError unless ``calls >= 1`` and ``period > 0``."""
 
+    async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
+        """Move the mark of ``key`` (a message's) to ``stamp`` unless it holds a newer one,
+        for every process on this database: True if the mark is now ``stamp`` (it was older,
+        equal, or unset), False if it is newer (compared as sequences, as tuples are)."""
+
     async def set_aside(self, table_id: str) -> None:
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),
         whatever its row holds; nothing else of it changes."""

@@ -13,7 +13,15 @@ import aiosqlite
 
 from . import codec
 from .errors import NotFound, VersionConflict
-from .models import DEFAULT_MU, DEFAULT_RATING, DEFAULT_SIGMA, MatchResult, RatingEntry, Standing
+from .models import (
+    DEFAULT_MU,
+    DEFAULT_RATING,
+    DEFAULT_SIGMA,
+    MatchResult,
+    RatingChange,
+    RatingEntry,
+    Standing,
+)
 
 _ENSURE_PLAYER: Final = """
 INSERT INTO players (player_id, name, mu, sigma, rating, created_at, updated_at)
@@ -73,16 +81,32 @@ WHERE r.chat_id = :chat_id
 GROUP BY p.player_id
 """
 
-_RANKED: Final = """
-WITH scope AS ({scope}),
+#: How the leaderboard ranks, on either backend: rating, then points, then wins.
+RANK_ORDER: Final = "rating DESC, points DESC, wins DESC, player_id"
+
+_RANKED: Final = f"""
+WITH scope AS ({{scope}}),
 ranked AS (
-    SELECT row_number() OVER (
-        ORDER BY rating DESC, points DESC, wins DESC, player_id
-    ) AS rank, *
+    SELECT row_number() OVER (ORDER BY {RANK_ORDER}) AS rank, *
     FROM scope
 )
 SELECT * FROM ranked
 """
+
+
+def outcome_counts(outcome: str) -> tuple[int, int, int]:
+    """What one finish adds to a profile's wins, draws and losses."""
+    return int(outcome == "win"), int(outcome == "draw"), int(outcome == "loss")
+
+
+def check_rating_current(change: RatingChange, current: tuple[float, float] | None) -> None:
+    """Refuse a rating move computed from a rating that has moved since (``current`` is the
+    stored mu and sigma, None for a player with no profile yet)."""
+    mu, sigma = (DEFAULT_MU, DEFAULT_SIGMA) if current is None else current
+    if (mu, sigma) != (change.before_mu, change.before_sigma):
+        raise VersionConflict(
+            f"rating of {change.player_id!r} moved since it was read (mu {change.before_mu} -> {mu})"
+        )
 
 
 async def apply_result(conn: aiosqlite.Connection, result: MatchResult, now: float) -> bool:
@@ -135,12 +159,7 @@ async def _check_ratings_current(conn: aiosqlite.Connection, result: MatchResult
             "SELECT mu, sigma FROM players WHERE player_id = ?", (change.player_id,)
         ) as cursor:
             row = await cursor.fetchone()
-        current = (DEFAULT_MU, DEFAULT_SIGMA) if row is None else (row["mu"], row["sigma"])
-        if current != (change.before_mu, change.before_sigma):
-            raise VersionConflict(
-                f"rating of {change.player_id!r} moved since it was read "
-                f"(mu {change.before_mu} -> {current[0]})"
-            )
+        check_rating_current(change, None if row is None else (row["mu"], row["sigma"]))
 
 
 async def standings(

@@ -51,16 +51,25 @@ def _only_comments(text: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The packaged migrations, checked to be numbered 1, 2, 3 ... without gaps."""
+def load_migrations(dialect: str = "sqlite") -> tuple[Migration, ...]:
+    """The packaged migrations, checked to be numbered 1, 2, 3 ... without gaps.
+
+    SQLite's are ``migrations/NNN_name.sql``, cut into statements; PostgreSQL's are
+    ``migrations/postgresql/NNN_name.sql``, each one script that the server runs whole.
+    """
     folder = resources.files(__package__).joinpath("migrations")
+    if dialect == "postgresql":
+        folder = folder.joinpath("postgresql")
+    elif dialect != "sqlite":
+        raise ValueError(f"no migrations for {dialect!r}")
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
-        if match is None:
+        if match is None or not entry.is_file():
             continue
         script = entry.read_text(encoding="utf-8")
-        found.append(Migration(int(match[1]), match[2], split_statements(script)))
+        statements = split_statements(script) if dialect == "sqlite" else (script,)
+        found.append(Migration(int(match[1]), match[2], statements))
     found.sort(key=lambda m: m.version)
     for expected, migration in enumerate(found, start=1):
         if migration.version != expected:

@@ -26,7 +26,7 @@ import aiosqlite
 
 from . import backup, codec, ranking, schema, tablesql
 from .errors import NotFound, StorageError
-from .keyed import KeyedLocks, Windows
+from .keyed import KeyedLocks, Marks, Windows
 from .lock import ProcessLock
 from .models import (
     DEFAULT_MU,
@@ -110,6 +110,7 @@ class SqliteStore:
         self._writer = Writer(str(self.path), self._connection, self._lock)
         self._held = KeyedLocks()
         self._windows = Windows()
+        self._marks = Marks()
 
     # Life cycle --------------------------------------------------------------
 
@@ -325,6 +326,9 @@ class SqliteStore:
 
     async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
         return self._windows.take(key, calls, period, now)
+
+    async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
+        return self._marks.advance(key, tuple(stamp))
 
     async def set_aside(self, table_id: str) -> None:
         async def work(conn: aiosqlite.Connection) -> None:

@@ -1,4 +1,9 @@
-"""Fixtures for the storage tests: every store is a real SQLite file in tmp_path."""
+"""Fixtures for the storage tests: every store is a real database, an SQLite file in
+tmp_path or a schema of its own on a PostgreSQL server (``tests/storage/backends.py``).
+
+``store`` and ``database`` run a test on each backend; a test given ``db_path`` (or
+marked ``sqlite_only``) is about the SQLite file itself and runs on SQLite alone.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,14 @@ from typing import Any
 
 import pytest
 
-from storage import Seat, SqliteStore, TableRecord
+from storage import Seat, Store, TableRecord, open_store
+from tests.storage.backends import database, postgres_schema
+
+__all__ = ["database", "postgres_schema"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: about the SQLite file itself; runs on SQLite alone")
 
 
 class TickingClock:
@@ -33,8 +45,8 @@ def clock() -> TickingClock:
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: TickingClock) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore(db_path, clock=clock) as opened:
+async def store(database: str, clock: TickingClock) -> AsyncIterator[Store]:
+    async with open_store(database, clock=clock) as opened:
         yield opened
 
 

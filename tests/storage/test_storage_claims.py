@@ -153,3 +153,12 @@ async def test_a_key_no_longer_held_or_awaited_is_forgotten() -> None:
         assert len(locks) == 1
     await waiting
     assert len(locks) == 1  # the waiter holds it now
+
+
+async def test_a_mark_only_moves_forward(store: Store) -> None:
+    assert await store.advance_mark("msg", (3, 1))
+    assert await store.advance_mark("msg", (3, 1))  # the same stamp again
+    assert not await store.advance_mark("msg", (2, 9))
+    assert await store.advance_mark("msg", (3, 1, 0))  # longer, as tuples compare
+    assert not await store.advance_mark("msg", (3, 1))
+    assert await store.advance_mark("other", (0,))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import NotFound, SqliteStore, TableRecord, VersionConflict
+from storage import NotFound, SqliteStore, Store, TableRecord, VersionConflict, open_store
 
 NewTable = Callable[..., TableRecord]
 
@@ -19,7 +19,7 @@ def play(card: str, seat: int = 0) -> dict[str, object]:
 
 
 async def test_events_load_in_version_order_with_what_was_appended(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     table = await store.create_table(new_table())
     deal = {"kind": "deal", "hands": [["AS", "10D"], ["7D", "JC"]], "floor": ["2C"]}
@@ -39,7 +39,7 @@ async def test_events_load_in_version_order_with_what_was_appended(
 
 
 async def test_a_doubled_append_is_refused_and_changes_nothing(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     table = await store.create_table(new_table())
     first = await store.append_events(table.table_id, 0, [play("AS")])
@@ -56,11 +56,13 @@ async def test_a_doubled_append_is_refused_and_changes_nothing(
     assert await store.get_table(table.table_id) == first
 
 
+@pytest.mark.sqlite_only
 async def test_the_primary_key_refuses_a_doubled_version_whoever_writes(
-    store: SqliteStore, db_path: Path, new_table: NewTable
+    db_path: Path, new_table: NewTable
 ) -> None:
-    table = await store.create_table(new_table())
-    await store.append_events(table.table_id, 0, [play("AS")])
+    async with SqliteStore(db_path) as store:
+        table = await store.create_table(new_table())
+        await store.append_events(table.table_id, 0, [play("AS")])
     with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
         conn.execute(
             "INSERT INTO events (table_id, version, kind, data, at) VALUES (?, 1, 'play', '{}', 0)",
@@ -69,7 +71,7 @@ async def test_the_primary_key_refuses_a_doubled_version_whoever_writes(
 
 
 async def test_table_fields_change_in_the_same_transaction_as_the_events(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     lobby = await store.create_table(new_table())
     started = lobby.model_copy(
@@ -95,7 +97,7 @@ async def test_table_fields_change_in_the_same_transaction_as_the_events(
 
 
 async def test_an_append_without_a_record_still_outdates_older_copies(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     table = await store.create_table(new_table(status="running"))
     await store.append_events(table.table_id, 0, [play("AS")])
@@ -103,13 +105,13 @@ async def test_an_append_without_a_record_still_outdates_older_copies(
         await store.update_table(table.model_copy(update={"deadline": 99.0}))
 
 
-async def test_appending_to_an_unknown_table_is_not_found(store: SqliteStore) -> None:
+async def test_appending_to_an_unknown_table_is_not_found(store: Store) -> None:
     with pytest.raises(NotFound):
         await store.append_events("no-such-table", 0, [play("AS")])
 
 
 async def test_an_event_that_is_not_json_is_refused_before_writing(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     table = await store.create_table(new_table())
     with pytest.raises((TypeError, ValueError)):
@@ -118,9 +120,9 @@ async def test_an_event_that_is_not_json_is_refused_before_writing(
 
 
 async def test_racing_appends_on_one_version_have_exactly_one_winner(
-    db_path: Path, new_table: NewTable
+    database: str, new_table: NewTable
 ) -> None:
-    async with SqliteStore(db_path) as one, SqliteStore(db_path) as two:
+    async with open_store(database) as one, open_store(database) as two:
         table = await one.create_table(new_table(status="running"))
         attempts = [
             (one if i % 2 else two).append_events(table.table_id, 0, [play(f"{i}C", i)]) for i in range(30)
@@ -134,11 +136,11 @@ async def test_racing_appends_on_one_version_have_exactly_one_winner(
 
 
 async def test_many_tasks_retrying_on_conflict_lose_and_double_nothing(
-    db_path: Path, new_table: NewTable
+    database: str, new_table: NewTable
 ) -> None:
     tasks, per_task = 12, 6
 
-    async def player(store: SqliteStore, table_id: str, seat: int) -> int:
+    async def player(store: Store, table_id: str, seat: int) -> int:
         conflicts = 0
         for n in range(per_task):
             while True:
@@ -151,12 +153,12 @@ async def test_many_tasks_retrying_on_conflict_lose_and_double_nothing(
                     await asyncio.sleep(0)
         return conflicts
 
-    async with SqliteStore(db_path) as one, SqliteStore(db_path) as two:
+    async with open_store(database) as one, open_store(database) as two:
         table = await one.create_table(new_table(status="running"))
         conflicts = await asyncio.gather(
             *(player(one if s % 2 else two, table.table_id, s) for s in range(tasks))
         )
-    async with SqliteStore(db_path) as store:
+    async with open_store(database) as store:
         events = await store.load_events(table.table_id)
         final = await store.get_table(table.table_id)
 
@@ -169,8 +171,8 @@ async def test_many_tasks_retrying_on_conflict_lose_and_double_nothing(
         assert [card for s, card in played if s == seat] == [f"{n}" for n in range(per_task)]
 
 
-async def test_a_cancelled_append_is_written_whole_or_not_at_all(db_path: Path, new_table: NewTable) -> None:
-    async with SqliteStore(db_path) as store:
+async def test_a_cancelled_append_is_written_whole_or_not_at_all(database: str, new_table: NewTable) -> None:
+    async with open_store(database) as store:
         table = await store.create_table(new_table(status="running"))
         appending = asyncio.create_task(
             store.append_events(table.table_id, 0, [play("AS"), play("KD", 1), play("2C")])
@@ -179,7 +181,7 @@ async def test_a_cancelled_append_is_written_whole_or_not_at_all(db_path: Path, 
         appending.cancel()
         with pytest.raises(asyncio.CancelledError):
             await appending
-    async with SqliteStore(db_path) as store:
+    async with open_store(database) as store:
         events = await store.load_events(table.table_id)
         final = await store.get_table(table.table_id)
     assert len(events) in (0, 3)

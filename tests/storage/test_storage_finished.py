@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from storage import SqliteStore, TableRecord
+from storage import Store, TableRecord
 
 NewTable = Callable[..., TableRecord]
 BOT, OTHER_BOT = "tg:1", "tg:2"
 
 
-async def played(store: SqliteStore, new_table: NewTable, status: str, **fields: object) -> TableRecord:
+async def played(store: Store, new_table: NewTable, status: str, **fields: object) -> TableRecord:
     """A table that started, took a play, and then has ``status``."""
     table = await store.create_table(new_table(owner=BOT, **fields))
     return await store.append_events(
@@ -19,7 +19,7 @@ async def played(store: SqliteStore, new_table: NewTable, status: str, **fields:
 
 
 async def test_the_last_finished_match_is_the_chat_s_latest_started_one(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     await played(store, new_table, "finished", created_at=100.0)
     latest = await played(store, new_table, "finished", created_at=200.0)
@@ -29,7 +29,7 @@ async def test_the_last_finished_match_is_the_chat_s_latest_started_one(
 
 
 async def test_running_expired_cancelled_and_other_bots_matches_are_not_finished_ones(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     assert await store.last_finished_table("tg:-100123", BOT) is None
     done = await played(store, new_table, "finished", created_at=100.0)

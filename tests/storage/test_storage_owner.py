@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from storage import OpenTableExists, SqliteStore, TableRecord
+from storage import OpenTableExists, SqliteStore, Store, TableRecord
 from storage.schema import load_migrations
 
 NewTable = Callable[..., TableRecord]
 ONE, OTHER = "tg:111", "tg:222"
 
 
-async def test_two_bots_each_keep_an_open_table_in_one_chat(store: SqliteStore, new_table: NewTable) -> None:
+async def test_two_bots_each_keep_an_open_table_in_one_chat(store: Store, new_table: NewTable) -> None:
     mine = await store.create_table(new_table(owner=ONE))
     theirs = await store.create_table(new_table(owner=OTHER))
     assert await store.open_table_for_chat(mine.chat_id, ONE) == mine
@@ -27,7 +27,7 @@ async def test_two_bots_each_keep_an_open_table_in_one_chat(store: SqliteStore, 
 
 
 async def test_the_schema_itself_refuses_a_second_open_table_of_one_bot(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     first = await store.create_table(new_table(owner=ONE))
     closed = await store.create_table(new_table(owner=ONE, status="finished"))
@@ -37,7 +37,7 @@ async def test_the_schema_itself_refuses_a_second_open_table_of_one_bot(
 
 
 async def test_resume_moves_only_the_clocks_of_the_bots_starting(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     mine = await store.create_table(new_table(owner=ONE, deadline=1000.0))
     theirs = await store.create_table(new_table(owner=OTHER, deadline=1000.0))
@@ -48,7 +48,7 @@ async def test_resume_moves_only_the_clocks_of_the_bots_starting(
 
 
 async def test_tables_without_an_owner_are_adopted_by_the_first_bot_of_their_platform(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     legacy = await store.create_table(new_table())
     done = await store.create_table(new_table(status="finished"))
@@ -78,6 +78,7 @@ def _schema_3_file(path: Path) -> None:
     conn.close()
 
 
+@pytest.mark.sqlite_only
 async def test_an_older_file_is_upgraded_and_its_tables_and_clock_carry_over(db_path: Path) -> None:
     _schema_3_file(db_path)
     async with SqliteStore(db_path) as store:

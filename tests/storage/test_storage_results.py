@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -17,9 +16,10 @@ from storage import (
     PlayerProfile,
     RatingChange,
     SeatOutcome,
-    SqliteStore,
+    Store,
     TableRecord,
     VersionConflict,
+    open_store,
 )
 
 NewTable = Callable[..., TableRecord]
@@ -45,7 +45,7 @@ def rated_move(winner: PlayerProfile, loser: PlayerProfile) -> tuple[RatingChang
 
 
 async def finish_1v1(
-    store: SqliteStore,
+    store: Store,
     new_table: NewTable,
     chat_id: str,
     winner: str,
@@ -84,7 +84,7 @@ async def finish_1v1(
     return result
 
 
-async def test_a_result_moves_every_profile_total(store: SqliteStore, new_table: NewTable) -> None:
+async def test_a_result_moves_every_profile_total(store: Store, new_table: NewTable) -> None:
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2", winner_basras=3, best_round=70)
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2", winner_basras=1, best_round=50)
     winner, loser = await store.get_player("tg:1"), await store.get_player("tg:2")
@@ -95,12 +95,12 @@ async def test_a_result_moves_every_profile_total(store: SqliteStore, new_table:
     assert winner.rating > loser.rating
 
 
-async def test_a_retried_finish_counts_once(db_path: Path, store: SqliteStore, new_table: NewTable) -> None:
+async def test_a_retried_finish_counts_once(database: str, store: Store, new_table: NewTable) -> None:
     result = await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
     profiles = [await store.get_player(p) for p in ("tg:1", "tg:2")]
     history = await store.rating_history("tg:1")
     await store.close()
-    async with SqliteStore(db_path) as reopened:
+    async with open_store(database) as reopened:
         assert await reopened.record_result(result) is False
         assert [await reopened.get_player(p) for p in ("tg:1", "tg:2")] == profiles
         assert await reopened.rating_history("tg:1") == history
@@ -108,7 +108,7 @@ async def test_a_retried_finish_counts_once(db_path: Path, store: SqliteStore, n
 
 
 async def test_a_rating_computed_from_a_stale_read_is_refused(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     stale = [await store.upsert_player(p, p) for p in ("tg:1", "tg:2")]
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
@@ -129,7 +129,7 @@ async def test_a_rating_computed_from_a_stale_read_is_refused(
     assert await store.leaderboard("tg:-2") == []
 
 
-async def test_a_result_for_an_unknown_table_is_not_found(store: SqliteStore) -> None:
+async def test_a_result_for_an_unknown_table_is_not_found(store: Store) -> None:
     with pytest.raises(NotFound):
         await store.record_result(
             MatchResult(table_id="nope", outcomes=(SeatOutcome(seat=0, outcome="win"),))
@@ -137,7 +137,7 @@ async def test_a_result_for_an_unknown_table_is_not_found(store: SqliteStore) ->
 
 
 async def test_the_last_action_and_the_result_commit_together(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     table = await store.create_table(new_table(mode="practice", status="running"))
     result = MatchResult(
@@ -162,7 +162,7 @@ async def test_the_last_action_and_the_result_commit_together(
 
 
 async def test_leaderboards_rank_by_rating_then_points_per_chat_and_overall(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:3")
@@ -194,7 +194,7 @@ async def test_leaderboards_rank_by_rating_then_points_per_chat_and_overall(
     assert await store.player_stats("dc:4", "tg:-1") is None
 
 
-async def test_equal_ratings_rank_by_profile_points(store: SqliteStore, new_table: NewTable) -> None:
+async def test_equal_ratings_rank_by_profile_points(store: Store, new_table: NewTable) -> None:
     for chat, winner, loser in (("tg:-1", "tg:1", "tg:2"), ("tg:-2", "tg:3", "tg:4")):
         table = await store.create_table(new_table(chat_id=chat, mode="2v2"))
         await store.record_result(
@@ -209,7 +209,7 @@ async def test_equal_ratings_rank_by_profile_points(store: SqliteStore, new_tabl
     assert [s.player_id for s in await store.leaderboard()] == ["tg:1", "tg:3", "tg:2", "tg:4"]
 
 
-async def test_rating_history_lists_moves_newest_first(store: SqliteStore, new_table: NewTable) -> None:
+async def test_rating_history_lists_moves_newest_first(store: Store, new_table: NewTable) -> None:
     first = await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
     second = await finish_1v1(store, new_table, "tg:-1", "tg:2", "tg:1")
     history = await store.rating_history("tg:1")
@@ -220,7 +220,7 @@ async def test_rating_history_lists_moves_newest_first(store: SqliteStore, new_t
 
 
 async def test_a_chat_that_gets_a_new_id_takes_its_settings_results_and_closed_tables(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
     closed = await store.create_table(new_table(chat_id="tg:-1"))
@@ -244,7 +244,7 @@ async def test_a_chat_that_gets_a_new_id_takes_its_settings_results_and_closed_t
     assert await store.open_table_for_chat("tg:-1") == await store.get_table(lobby.table_id)
 
 
-async def test_a_chat_moved_again_changes_nothing(store: SqliteStore, new_table: NewTable) -> None:
+async def test_a_chat_moved_again_changes_nothing(store: Store, new_table: NewTable) -> None:
     """Telegram's notice may come after the bot has already followed the group (or before)."""
     await finish_1v1(store, new_table, "tg:-1", "tg:1", "tg:2")
     closed = await store.create_table(new_table(chat_id="tg:-1"))
@@ -269,7 +269,7 @@ async def test_a_chat_moved_again_changes_nothing(store: SqliteStore, new_table:
 
 
 async def test_a_row_read_before_its_chat_moved_is_not_written_back_over_the_move(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     """A message reference kept for a finished table while its chat moves must not undo the move."""
     table = await store.create_table(new_table(chat_id="tg:-1"))

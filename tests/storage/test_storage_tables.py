@@ -14,15 +14,17 @@ from storage import (
     OpenTableExists,
     Seat,
     SqliteStore,
+    Store,
     TableRecord,
     VersionConflict,
+    open_store,
 )
 
 NewTable = Callable[..., TableRecord]
 
 
 async def test_a_table_reads_back_whole_after_the_store_is_reopened(
-    db_path: Path, new_table: NewTable
+    database: str, new_table: NewTable
 ) -> None:
     table = new_table(
         chat_id="dc:456",
@@ -38,9 +40,9 @@ async def test_a_table_reads_back_whole_after_the_store_is_reopened(
         deadline=1_700_000_120.5,
         message_refs={"lobby": 991, "hands": {"dc:7": 1001}},
     )
-    async with SqliteStore(db_path) as store:
+    async with open_store(database) as store:
         created = await store.create_table(table)
-    async with SqliteStore(db_path) as store:
+    async with open_store(database) as store:
         loaded = await store.get_table(table.table_id)
     assert loaded == created
     assert loaded.platform == "dc"
@@ -52,14 +54,14 @@ async def test_a_table_reads_back_whole_after_the_store_is_reopened(
 
 
 async def test_a_missing_table_reads_as_none_and_cannot_be_updated(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     assert await store.get_table("no-such-table") is None
     with pytest.raises(NotFound):
         await store.update_table(new_table())
 
 
-async def test_a_chat_has_at_most_one_open_table(store: SqliteStore, new_table: NewTable) -> None:
+async def test_a_chat_has_at_most_one_open_table(store: Store, new_table: NewTable) -> None:
     lobby = await store.create_table(new_table())
     with pytest.raises(OpenTableExists, match=lobby.table_id):
         await store.create_table(new_table(created_by="tg:43"))
@@ -75,7 +77,7 @@ async def test_a_chat_has_at_most_one_open_table(store: SqliteStore, new_table: 
 
 
 async def test_a_closed_table_cannot_reopen_beside_an_open_one(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     first = await store.create_table(new_table())
     first = await store.update_table(first.model_copy(update={"status": "expired"}))
@@ -86,10 +88,10 @@ async def test_a_closed_table_cannot_reopen_beside_an_open_one(
     assert await store.open_table_for_chat(first.chat_id) == second
 
 
-async def test_the_database_itself_refuses_a_second_open_table(
-    store: SqliteStore, db_path: Path, new_table: NewTable
-) -> None:
-    lobby = await store.create_table(new_table())
+@pytest.mark.sqlite_only
+async def test_the_database_itself_refuses_a_second_open_table(db_path: Path, new_table: NewTable) -> None:
+    async with SqliteStore(db_path) as store:
+        lobby = await store.create_table(new_table())
     with sqlite3.connect(db_path) as conn, pytest.raises(sqlite3.IntegrityError, match="chat_id"):
         conn.execute(
             "INSERT INTO tables (table_id, chat_id, platform, status, mode, created_by,"
@@ -99,9 +101,9 @@ async def test_the_database_itself_refuses_a_second_open_table(
 
 
 async def test_lobbies_opened_at_once_in_one_chat_leave_exactly_one(
-    db_path: Path, new_table: NewTable
+    database: str, new_table: NewTable
 ) -> None:
-    async with SqliteStore(db_path) as one, SqliteStore(db_path) as two:
+    async with open_store(database) as one, open_store(database) as two:
         attempts = [(one if i % 2 else two).create_table(new_table(created_by=f"tg:{i}")) for i in range(20)]
         outcomes = await asyncio.gather(*attempts, return_exceptions=True)
         winners = [o for o in outcomes if isinstance(o, TableRecord)]
@@ -110,7 +112,7 @@ async def test_lobbies_opened_at_once_in_one_chat_leave_exactly_one(
         assert await one.open_tables() == winners
 
 
-async def test_a_doubled_create_is_refused(store: SqliteStore, new_table: NewTable) -> None:
+async def test_a_doubled_create_is_refused(store: Store, new_table: NewTable) -> None:
     table = new_table()
     created = await store.create_table(table)
     closed = await store.update_table(created.model_copy(update={"status": "finished"}))
@@ -120,7 +122,7 @@ async def test_a_doubled_create_is_refused(store: SqliteStore, new_table: NewTab
 
 
 async def test_an_update_from_a_stale_copy_is_refused_and_changes_nothing(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     lobby = await store.create_table(new_table())
     joined = await store.update_table(
@@ -133,14 +135,14 @@ async def test_an_update_from_a_stale_copy_is_refused_and_changes_nothing(
     assert [s.player_id for s in joined.seats] == ["tg:42", "tg:43"]
 
 
-async def test_an_update_cannot_move_the_event_version(store: SqliteStore, new_table: NewTable) -> None:
+async def test_an_update_cannot_move_the_event_version(store: Store, new_table: NewTable) -> None:
     lobby = await store.create_table(new_table())
     updated = await store.update_table(lobby.model_copy(update={"version": 7, "warned": True}))
     assert (updated.version, updated.warned) == (0, True)
 
 
 async def test_start_up_finds_every_lobby_and_running_match_and_only_those(
-    store: SqliteStore, new_table: NewTable
+    store: Store, new_table: NewTable
 ) -> None:
     lobby = await store.create_table(new_table(chat_id="tg:1"))
     running = await store.create_table(new_table(chat_id="dc:2", status="running", deadline=1_700_000_500.0))
