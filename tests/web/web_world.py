@@ -62,6 +62,7 @@ class WebWorld(World):
         self.basra.web = self.web
         self.basra.delivery.web = self.web
         self.basra.match_factory = fixed_deal
+        self.opened = 0
 
     @property
     def origin(self) -> str:
@@ -74,7 +75,9 @@ class WebWorld(World):
     def init_data(self, user: FakeUser, *, age: float = 0.0, token: str | None = None) -> str:
         """What Telegram's client gives the Mini App of ``user`` (signed with the bot's token)."""
         person = {"id": user.id, "first_name": user.first_name, "language_code": user.language_code or "en"}
-        return signed_init_data(token or self.server.token, person, int(time.time() - age))
+        self.opened += 1  # each opening of a Mini App has a query of its own
+        return signed_init_data(token or self.server.token, person, int(time.time() - age),
+                                query_id=f"AAQ{user.id}x{self.opened}")
 
     def mini_app(self, user: FakeUser) -> str:
         """The Mini App address on the user's live hand message."""
