@@ -4,7 +4,8 @@ Two bot processes on one SQLite file would each keep tables in memory and
 answer presses from a stale copy. ``ProcessLock`` takes an exclusive
 ``flock`` on ``<database>.lock`` (released by the kernel when the process
 ends, however it ends) and writes the holder's pid into it, so a second
-process can say who holds it.
+process can say who holds it. Several processes on one database is what
+PostgreSQL is for (``storage.postgres``), and the refusal says so.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ class ProcessLock:
             os.close(fd)
             raise DatabaseInUse(
                 f"{str(self.path)[: -len('.lock')]!r} is in use by another Basra process (pid {holder}): "
-                "one process per database file"
+                "one process per SQLite file; for several processes on one database, set "
+                "BASRA_DATABASE to a PostgreSQL URL (postgresql://...)"
             ) from None
         except BaseException:
             os.close(fd)

@@ -28,8 +28,11 @@ async def test_a_second_exclusive_store_on_the_file_is_refused(tmp_path: Path) -
     path = tmp_path / "basra.sqlite3"
     async with SqliteStore(path, exclusive=True):
         second = SqliteStore(path, exclusive=True)
-        with pytest.raises(DatabaseInUse, match=rf"in use by another Basra process \(pid {os.getpid()}\)"):
+        held_by_me = rf"in use by another Basra process \(pid {os.getpid()}\)"
+        with pytest.raises(DatabaseInUse, match=held_by_me) as refused:
             await second.open()
+        assert "several processes on one database" in str(refused.value)
+        assert "PostgreSQL" in str(refused.value) and "\n" not in str(refused.value)
         async with SqliteStore(path):  # a reader that does not ask for the file is let in
             pass
     async with SqliteStore(path, exclusive=True):  # free again once closed
