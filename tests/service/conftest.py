@@ -1,7 +1,14 @@
-"""Fixtures for the service tests: a fake platform adapter, a manual clock, real SQLite files."""
+"""Fixtures for the service tests: a fake platform adapter, a manual clock, real databases.
+
+A test given ``service`` runs on each backend (an SQLite file, and a schema of its own on
+the PostgreSQL server in ``BASRA_TEST_POSTGRES``: see ``tests/storage/backends.py``),
+unless it also asks for ``db_path``: then it reads or reopens the SQLite file itself,
+and runs on SQLite alone.
+"""
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -9,13 +16,38 @@ from pathlib import Path
 import pytest
 
 from bots.service import ManualClock, TableService
-from storage import SqliteStore
+from storage import open_store
 from tests.service.helpers import QUIET, FakePlatform
+from tests.storage.backends import BACKENDS, postgres_schema
+
+__all__ = ["postgres_schema"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    asked = inspect.signature(metafunc.function).parameters  # the test's own, not its fixtures'
+    if "service" in metafunc.fixturenames and "db_path" not in asked and "backend" not in asked:
+        metafunc.fixturenames.append("backend")
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend ``database`` is on: SQLite unless the test was given both."""
+    return str(getattr(request, "param", "sqlite"))
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "basra.sqlite3"
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
+    """The service's database: the SQLite file at ``db_path``, or a PostgreSQL URL."""
+    if backend == "sqlite":
+        return str(tmp_path / "basra.sqlite3")
+    url: str = request.getfixturevalue("postgres_schema")
+    return url
 
 
 @pytest.fixture
@@ -29,9 +61,9 @@ def platform() -> FakePlatform:
 
 
 @pytest.fixture
-async def service(db_path: Path, clock: ManualClock, platform: FakePlatform) -> AsyncIterator[TableService]:
+async def service(database: str, clock: ManualClock, platform: FakePlatform) -> AsyncIterator[TableService]:
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [platform], clock=clock, config=QUIET, rng=random.Random(7)) as svc,
     ):
         yield svc
