@@ -76,7 +76,6 @@ async def test_the_database_itself_refuses_a_doubled_event_and_a_second_open_tab
 async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
     store = open_store("postgresql://basra:hunter2@127.0.0.1:1/basra")
     assert isinstance(store, PostgresStore)
-    store._connect_timeout = 2.0
     with pytest.raises(StorageError) as refused:
         await store.open()
     message = str(refused.value)
