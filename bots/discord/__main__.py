@@ -28,7 +28,7 @@ from ..logs import configure_logging as configure_shared
 from ..metrics import MetricsUnavailable
 from ..settings import not_utf8
 from ..web import WebTable, WebUnavailable
-from .bot import BasraBot, BotOptions
+from .bot import BotOptions, make_bot
 from .settings import DiscordSettings, settings_problem
 
 
@@ -124,13 +124,15 @@ def main(argv: list[str] | None = None) -> int:
         guild_id=settings.discord_guild_id,
         metrics_port=settings.metrics_port,
         metrics_host=settings.metrics_host,
+        shard_count=settings.discord_shard_count,
+        shard_ids=settings.shard_ids(),
     )
     try:
         if (status := asyncio.run(reach(token))) is not None:
             return status
     except KeyboardInterrupt:  # stopped while still trying to reach Discord
         return 130
-    bot = BasraBot(options)
+    bot = make_bot(options)
     bot.web = WebTable.from_settings(settings, token, telegram=False)
     try:
         bot.run(token, log_handler=None)

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from storage import SqliteStore
+from storage import Store, open_store
 
 from ..metrics import Metrics, MetricsServer
 from ..service import Clock, ServiceConfig, SystemClock, TableService
@@ -46,19 +46,24 @@ class BotOptions:
     ``metrics_port``: serve ``/healthz`` and ``/metrics`` there, on ``metrics_host``.
     """
 
-    database: Path = Path("basra.sqlite3")
+    database: Path | str = Path("basra.sqlite3")
     config: ServiceConfig = field(default_factory=ServiceConfig)
     guild_id: int | None = None
     speedup: float = 1.0
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    #: With ``shard_count``, this process holds the shards ``shard_ids`` (all if None) of
+    #: that many: several processes on one PostgreSQL database share one bot.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
 
 class BasraBot(discord.Client):
-    def __init__(self, options: BotOptions, *, clock: Clock | None = None) -> None:
+    def __init__(self, options: BotOptions, *, clock: Clock | None = None, **client: Any) -> None:
         super().__init__(
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
+            **client,
         )
         self.options = options
         self.clock: Clock = clock or SystemClock()
@@ -80,7 +85,7 @@ class BasraBot(discord.Client):
         self.presses = Presses(self)
         self.commands_impl = Commands(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
-        self.store: SqliteStore | None = None
+        self.store: Store | None = None
         self._service: TableService | None = None
         self._closing = False
 
@@ -94,7 +99,7 @@ class BasraBot(discord.Client):
         if self.metrics_server is not None:  # health says "not running" until the service runs
             await self.metrics_server.start()
         self.add_dynamic_items(ActionButton)
-        self.store = SqliteStore(self.options.database, exclusive=True)
+        self.store = open_store(self.options.database, exclusive=True)
         await self.store.open()
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         me = self.application_id if self.application_id is not None else getattr(self.user, "id", None)
@@ -139,3 +144,17 @@ class BasraBot(discord.Client):
         """The one error handler (discord.py logs the traceback): counted as unhandled."""
         self.metrics.error("unhandled")
         await super().on_error(event_method, *args, **kwargs)
+
+
+class ShardedBasraBot(BasraBot, discord.AutoShardedClient):
+    """The same bot on some of its gateway shards (``BotOptions.shard_count``, ``shard_ids``):
+    a guild's interactions reach the process holding its shard; any process may send to
+    any channel, and every table is served from the shared database."""
+
+
+def make_bot(options: BotOptions, *, clock: Clock | None = None) -> BasraBot:
+    """The bot for these options: sharded when a shard count is set."""
+    if options.shard_count is None:
+        return BasraBot(options, clock=clock)
+    ids = list(options.shard_ids) if options.shard_ids is not None else None
+    return ShardedBasraBot(options, clock=clock, shard_count=options.shard_count, shard_ids=ids)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 
 from ..settings import BasraSettings
 
@@ -24,6 +24,34 @@ class DiscordSettings(BasraSettings):
 
     discord_bot_token: SecretStr = Field(validation_alias="DISCORD_BOT_TOKEN")
     discord_guild_id: int | None = Field(default=None, validation_alias="DISCORD_GUILD_ID")
+    #: Gateway shards: how many the bot has, and which of them this process holds
+    #: ("0,1"; all when unset). Several processes need a PostgreSQL ``BASRA_DATABASE``.
+    discord_shard_count: int | None = Field(default=None, ge=1, validation_alias="DISCORD_SHARD_COUNT")
+    discord_shard_ids: str | None = Field(default=None, validation_alias="DISCORD_SHARD_IDS")
+
+    @model_validator(mode="after")
+    def _shards(self) -> DiscordSettings:
+        ids = self.shard_ids()
+        if ids is not None and self.discord_shard_count is None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+        if ids is not None and self.discord_shard_count is not None:
+            wrong = [i for i in ids if not 0 <= i < self.discord_shard_count]
+            if wrong:
+                raise ValueError(
+                    f"DISCORD_SHARD_IDS {wrong} are not shards of {self.discord_shard_count} (0 to "
+                    f"{self.discord_shard_count - 1})"
+                )
+        return self
+
+    def shard_ids(self) -> tuple[int, ...] | None:
+        """``DISCORD_SHARD_IDS`` as numbers ("0, 2" is (0, 2)); None when unset."""
+        if self.discord_shard_ids is None or not self.discord_shard_ids.strip():
+            return None
+        try:
+            return tuple(sorted({int(part) for part in self.discord_shard_ids.split(",") if part.strip()}))
+        except ValueError:
+            wrong = self.discord_shard_ids
+            raise ValueError(f"DISCORD_SHARD_IDS is not a list of numbers: {wrong!r}") from None
 
     @field_validator("discord_bot_token")
     @classmethod
@@ -41,7 +69,10 @@ def settings_problem(error: ValidationError) -> str:
     """One line saying what is wrong with the environment, without any secret in it."""
     problems = []
     for item in error.errors():
-        name = str(item["loc"][0]) if item["loc"] else "settings"
+        if not item["loc"]:  # a rule across settings: its message names them
+            problems.append(str(item["msg"]).removeprefix("Value error, "))
+            continue
+        name = str(item["loc"][0])
         env_name = name.upper() if name.upper().startswith("DISCORD_") else f"BASRA_{name.upper()}"
         if item["type"] == "missing":
             problems.append(f"{env_name} is not set")
