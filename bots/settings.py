@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from storage.location import is_postgres_url
+
 from .service.config import ServiceConfig
 
 
@@ -29,7 +31,8 @@ class BasraSettings(BaseSettings):
         env_prefix="BASRA_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
 
-    database: Path = Path("basra.sqlite3")
+    #: An SQLite file's path, or a ``postgresql://`` URL (several processes on one database).
+    database: Path | str = Path("basra.sqlite3")
     language: Literal["ar", "en"] = "ar"
     turn_seconds: int = Field(default=120, ge=10, le=3600)
     warning_seconds: int = Field(default=30, ge=0)
@@ -57,7 +60,9 @@ class BasraSettings(BaseSettings):
     def _named(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.strip():
             raise ValueError("it is empty: give the database file's path")
-        return value
+        if isinstance(value, str) and is_postgres_url(value):
+            return value.strip()
+        return Path(value) if isinstance(value, str) else value
 
     @field_validator("web_url")
     @classmethod

@@ -31,9 +31,10 @@ from telegram.ext import (
 )
 
 from core import Match, Rules
-from storage import SqliteStore
+from storage import Store, open_store
 
 from ..metrics import Metrics, MetricsServer
+from ..outbound import Shared
 from ..service import Clock, ServiceConfig, TableService
 from ..web import WebTable
 from .commands import register_commands
@@ -90,7 +91,7 @@ class BasraTelegram:
         match_factory: Callable[[int, Rules], Match] | None = None,
     ) -> None:
         self.application = application
-        self.database = Path(database)
+        self.database = database
         self.config = config or ServiceConfig()
         self.clock = clock
         self.rng = rng
@@ -107,7 +108,7 @@ class BasraTelegram:
         self.metrics_server = (
             MetricsServer(self.metrics, metrics_host, metrics_port) if metrics_port is not None else None
         )
-        self.store: SqliteStore | None = None
+        self.store: Store | None = None
         self._service: TableService | None = None
         #: The table as a web page, when served; ``match_factory`` deals given decks (tests).
         self.web = web
@@ -158,10 +159,15 @@ class BasraTelegram:
             raise
 
     async def _start(self) -> None:
-        self.store = SqliteStore(self.database, exclusive=True)
+        self.store = open_store(self.database, exclusive=True)
         await self.store.open()
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
+        if self.store.shared:  # other processes of this bot send through the same token
+            self.delivery.messages.shared = True
+            self.dispatcher.share(Shared(self.store, self.delivery.owner,
+                                         prepare=self.delivery.messages.reload,
+                                         settle=self.delivery.messages.flush))
         platform = self.web.platform(self.delivery) if self.web is not None else self.delivery
         self._service = TableService(
             self.store, [platform], clock=self.clock, config=self.config, rng=self.rng,

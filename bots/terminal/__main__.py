@@ -26,9 +26,9 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from core.ai import LEVELS
-from storage import SqliteStore, StorageError
+from storage import StorageError, open_store
 
-from ..i18n import resolve_language, translator
+from ..i18n import isolate, resolve_language, translator
 from ..logs import configure_logging
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
@@ -93,7 +93,7 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
     t = translator(lang)
     wanted = Wanted(args.players, args.level, args.new)
     async with (
-        SqliteStore(database, exclusive=True) as store,
+        open_store(database, exclusive=True) as store,
         TableService(store, [platform], config=config) as service,
     ):
         await service.set_player_language(person, lang)
@@ -120,7 +120,12 @@ async def export_record(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
 def backup_database(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     settings = BasraSettings()
     t = translator(resolve_language(args.lang, settings.language))
-    return backup(args.database or settings.database, args.dest, args.overwrite, t, out, err)
+    database = args.database or settings.database
+    if not isinstance(database, Path):  # a PostgreSQL server keeps its own backups
+        print(t.gettext("basra backup copies an SQLite file; back up a PostgreSQL database with {command}.",
+                        command=isolate("pg_dump")), file=err)
+        return 2
+    return backup(database, args.dest, args.overwrite, t, out, err)
 
 
 def main(argv: list[str] | None = None) -> int:

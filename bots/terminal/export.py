@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from storage import SqliteStore
+from storage import open_store
 
 from ..i18n import Translator, isolate, user_text
 from ..service.records import RecordFile, last_record
@@ -23,15 +23,15 @@ from .texts import NO_RECORD, NOT_WRITTEN, WROTE
 STANDARD_OUTPUT = "-"
 
 
-async def finished_record(database: Path, chat: str) -> RecordFile | None:
+async def finished_record(database: Path | str, chat: str) -> RecordFile | None:
     """The chat's last finished match's record; None without one (or without a database)."""
-    if not database.exists():
+    if isinstance(database, Path) and not database.exists():
         return None
-    async with SqliteStore(database, exclusive=True) as store:
+    async with open_store(database, exclusive=True) as store:
         return await last_record(store, chat, TerminalPlatform.owner)
 
 
-async def export(database: Path, chat: str, output: str | None, t: Translator, out: TextIO,
+async def export(database: Path | str, chat: str, output: str | None, t: Translator, out: TextIO,
                  err: TextIO) -> int:
     """Write the record where ``output`` says; 0 when written, 1 when there is none, 2 when
     the file cannot be written."""
