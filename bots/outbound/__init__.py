@@ -7,11 +7,13 @@ chat's budget it spends (``chat``), how new the state it carries is
 write per message, the newest; it never sends a state older than one it
 already sent; it spends each chat's budget and the global one so that the
 platform never has to refuse (``Budget``); and it retries with back-off.
-Adapters supply the limits (``Limit``) and the calls.
+Adapters supply the limits (``Limit``) and the calls. Processes of one bot on
+one database share its budgets and its messages' order (``Shared``).
 """
 
 from .budget import Budget, Limit, padded
 from .dispatcher import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
+from .shared import Shared
 
 __all__ = [
     "FAILED",
@@ -22,6 +24,7 @@ __all__ = [
     "Limit",
     "Outcome",
     "Retry",
+    "Shared",
     "Write",
     "padded",
 ]

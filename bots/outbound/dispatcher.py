@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .budget import Budget, Limit
+from .shared import Shared
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ class Write:
     urgent: bool = False
     order: int = 1
     label: str = "message"
+    #: The table whose message references the write uses, if any.
+    scope: str | None = None
 
 
 class _Entry:
@@ -110,8 +113,10 @@ class Dispatcher:
         first_delay: float = 0.5,
         max_delay: float = 30.0,
         now: Callable[[], float] | None = None,
+        shared: Shared | None = None,
     ) -> None:
         self._limit_of = limit_of
+        self._shared = shared
         self._overall = Budget(overall) if overall is not None else None
         self.attempts = attempts
         self.first_delay = first_delay
@@ -123,6 +128,10 @@ class Dispatcher:
         self._seq = itertools.count()
         #: What happened to writes, by outcome ("sent", "replaced", "stale", "retried", …).
         self.counts: Counter[str] = Counter()
+
+    def share(self, shared: Shared) -> None:
+        """From now on, admit and order writes together with the bot's other processes."""
+        self._shared = shared
 
     def now(self) -> float:
         return self._now() if self._now is not None else asyncio.get_running_loop().time()
@@ -203,7 +212,9 @@ class Dispatcher:
                         if lane.sleeping is me:
                             lane.sleeping = None
                     continue
-                await self._run(lane, entry, now)
+                if self._shared is not None and not await self._admitted(lane, entry):
+                    continue
+                await self._run(lane, entry, self.now())
         finally:
             if lane.task is me:
                 lane.task = None
@@ -211,6 +222,24 @@ class Dispatcher:
                 del self._lanes[lane.chat]
                 if lane.budget.used(self.now()) == 0:
                     self._budgets.pop(lane.chat, None)
+
+    async def _admitted(self, lane: _Lane, entry: _Entry) -> bool:
+        """Whether the budget shared with the bot's other processes lets the write go now;
+        if not, it waits as long as that budget says (a newer state may replace it)."""
+        assert self._shared is not None
+        write = entry.write
+        overall = self._overall.limit if self._overall is not None else None
+        try:
+            wait = await self._shared.admit(lane.chat, lane.budget.limit, overall, urgent=write.urgent)
+        except Exception:
+            log.exception("the shared budget could not be read: the write goes on this process's")
+            wait = 0.0
+        if wait <= 0:
+            return lane.pending.get(write.key) is entry
+        self.counts["waited for another process"] += 1
+        if lane.pending.get(write.key) is entry:
+            entry.not_before = max(entry.not_before, self.now() + wait)
+        return False
 
     async def _run(self, lane: _Lane, entry: _Entry, now: float) -> None:
         write = entry.write
@@ -223,7 +252,7 @@ class Dispatcher:
             self._started.popitem(last=False)
         lane.running, lane.dropped = write.key, False
         try:
-            outcome = await write.run()
+            outcome = await self._send(write)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -242,6 +271,15 @@ class Dispatcher:
             lane.budget.refund(now, paced)
             if self._overall is not None:
                 self._overall.refund(now, overall)
+
+    async def _send(self, write: Write) -> Outcome:
+        if self._shared is None or not write.stamp:
+            return await write.run()
+        ran, outcome = await self._shared.ordered(write.key, write.stamp, write.run, write.scope)
+        if not ran:
+            self.counts["stale"] += 1
+            return SKIPPED
+        return outcome  # type: ignore[return-value]
 
     def _again(self, lane: _Lane, entry: _Entry, retry: Retry) -> None:
         write = entry.write

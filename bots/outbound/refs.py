@@ -38,12 +38,17 @@ class MessageRefs:
         self._tables: dict[str, TableRefs] = {}
         self._pending: dict[str, dict[str, Any]] = {}
         self._writers: dict[str, asyncio.Task[None]] = {}
+        #: Other processes of the bot move references too (a shared database): every
+        #: reading goes to the store, not only the first.
+        self.shared = False
 
     def known(self, table_id: str) -> TableRefs | None:
         """The table's references if this process has them (no reading)."""
         return self._tables.get(table_id)
 
     async def of(self, table_id: str) -> TableRefs:
+        if self.shared and table_id in self._tables:
+            return await self.reload(table_id)
         refs = self._tables.get(table_id)
         if refs is None:
             refs = self._tables[table_id] = TableRefs()
@@ -56,6 +61,21 @@ class MessageRefs:
             for key, value in stored.items():
                 refs.values.setdefault(key, value)
             refs.loaded = True
+        return refs
+
+    async def reload(self, table_id: str) -> TableRefs:
+        """Read the table's references again (another process of the bot may have moved
+        one); those noted here and not stored yet stay as noted."""
+        refs = self._tables.get(table_id)
+        if refs is None or not refs.loaded:
+            return await self.of(table_id)
+        try:
+            stored = await self._recall(table_id)
+        except Exception:
+            log.exception("could not read the message references of table %s", table_id)
+            return refs
+        pending = self._pending.get(table_id, {})
+        refs.values.update({key: value for key, value in stored.items() if key not in pending})
         return refs
 
     def keep(self, table_id: str, key: str, value: Any) -> None:

@@ -213,8 +213,8 @@ class Delivery(HandMessages):
 
     def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
             stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-            label: str = "message") -> bool:
-        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label))
+            label: str = "message", scope: str | None = None) -> bool:
+        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label, scope))
 
     def show_lobby(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, revision: int,
                    *, edit_only: bool = False) -> None:
@@ -234,7 +234,8 @@ class Delivery(HandMessages):
                 self.keep(table_id, "lobby", [chat, sent.message_id])
             return outcome_of(sent)
 
-        self.put(("lobby", table_id), self._group(chat_id), run, stamp=(revision,), label="lobby")
+        self.put(("lobby", table_id), self._group(chat_id), run, stamp=(revision,), label="lobby",
+                 scope=table_id)
 
     def show_table(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, round_no: int,
                    version: int) -> None:
@@ -264,7 +265,8 @@ class Delivery(HandMessages):
                 self.keep(table_id, "table", [chat, sent.message_id, round_no])
             return outcome_of(sent)
 
-        self.put(("table", table_id), self._group(chat_id), run, stamp=(version,), label="table")
+        self.put(("table", table_id), self._group(chat_id), run, stamp=(version,), label="table",
+                 scope=table_id)
 
     def _closing(self, table_id: str, chat_id: str, refs: TableRefs, round_no: int, content: Content,
                  version: int) -> None:

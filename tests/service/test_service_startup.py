@@ -43,7 +43,8 @@ async def test_tables_left_alone_before_the_stop_are_not_loaded_at_start_up_but_
         hand = await service.hand(lobby.table_id, mover)
         await service.play(lobby.table_id, mover, hand.version, hand.hand[0])
         assert service.table_counts() == {"running": 1}
-        assert (await service.open_table("tg:-2")) is not None
+        reopened = await service.open_table("tg:-2")
+        assert reopened is not None and reopened.table_id == waiting.table_id
         assert service.table_counts() == {"running": 1, "lobby": 1}
         assert any(isinstance(n, HandUpdated) for n in after.notices)
 

@@ -47,9 +47,9 @@ class Process:
 
     def __init__(self, url: str, token: str, database: Path, **settings: str) -> None:
         env = {**os.environ, "TELEGRAM_BOT_TOKEN": token, "TELEGRAM_API_BASE_URL": url,
-               "BASRA_DATABASE": str(database), "BASRA_LANGUAGE": "ar", "BASRA_LOG_LEVEL": "INFO",
-               **settings}
-        env.pop("TELEGRAM_WEBHOOK_URL", None)
+               "BASRA_DATABASE": str(database), "BASRA_LANGUAGE": "ar", "BASRA_LOG_LEVEL": "INFO"}
+        env.pop("TELEGRAM_WEBHOOK_URL", None)  # polling, unless the settings say otherwise
+        env.update(settings)
         Process.count += 1
         self.log = database.parent / f"stderr-{Process.count}.txt"
         with self.log.open("w") as err:

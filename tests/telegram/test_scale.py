@@ -1,0 +1,252 @@
+"""Three bot processes on one PostgreSQL database, in webhook mode behind one URL (the fake
+Bot API spreads the updates over them, as a reverse proxy would), while people play fast
+matches and a computer plays its seat. Processes are killed (SIGKILL) at random moments and
+started again. Afterwards the stored logs must hold every play a person saw acknowledged,
+once, every match must have reached its end, and no message may ever have gone back to an
+older state.
+
+Needs a PostgreSQL server (``BASRA_TEST_POSTGRES``); skipped without one unless
+``BASRA_REQUIRE_POSTGRES=1``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from bots.render import Action
+from storage import ChatSettings, open_store
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.fakes.telegram_http import HttpFront
+from tests.fakes.telegram_push import WebhookPush
+from tests.telegram.live import never_older
+from tests.telegram.test_process import Process, data_for, until
+
+asyncpg = pytest.importorskip("asyncpg")
+
+SERVER = os.environ.get("BASRA_TEST_POSTGRES", "")
+SECRET = "kill-test-secret"
+HOOK = "https://bot.example.org/tg/hook"
+WORKERS = 3
+KILLS = int(os.environ.get("BASRA_KILLS", "20"))
+
+
+async def fresh_database() -> str:
+    """A new empty database on the test server; its URL."""
+    if not SERVER:
+        if os.environ.get("BASRA_REQUIRE_POSTGRES") == "1":
+            pytest.fail("BASRA_REQUIRE_POSTGRES=1 but BASRA_TEST_POSTGRES is not set")
+        pytest.skip("no PostgreSQL server: set BASRA_TEST_POSTGRES")
+    name = f"basra_kill_{uuid.uuid4().hex[:10]}"
+    try:
+        admin = await asyncpg.connect(SERVER, timeout=5)
+    except (OSError, asyncpg.PostgresError) as error:
+        if os.environ.get("BASRA_REQUIRE_POSTGRES") == "1":
+            raise
+        pytest.skip(f"PostgreSQL at BASRA_TEST_POSTGRES cannot be reached: {error}")
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    parts = urlsplit(SERVER)
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{parts.scheme}://{parts.netloc}/{name}{query}"
+
+
+async def drop_database(url: str) -> None:
+    name = urlsplit(url).path.lstrip("/")
+    admin = await asyncpg.connect(SERVER, timeout=5)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@dataclass
+class Table:
+    """One group's game and what its people saw acknowledged."""
+
+    group: FakeChat
+    people: list[FakeUser]
+    #: (table id, version the confirm was pressed at, card) of each acknowledged play.
+    acknowledged: list[tuple[str, int, str]] = field(default_factory=list)
+    presses: int = 0
+
+
+class Workers:
+    def __init__(self, url: str, token: str, database: str, logs: Path) -> None:
+        self.url, self.token, self.database, self.logs = url, token, database, logs
+        self.ports = [free_port() for _ in range(WORKERS)]
+        self.processes: list[Process] = [self._start(i) for i in range(WORKERS)]
+        self.kills = 0
+
+    def _start(self, index: int) -> Process:
+        return Process(
+            self.url, self.token, self.logs / "unused", BASRA_DATABASE=self.database,
+            TELEGRAM_WEBHOOK_URL=HOOK, TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+            TELEGRAM_WEBHOOK_PORT=str(self.ports[index]), TELEGRAM_WEBHOOK_SECRET=SECRET,
+            BASRA_COMPUTER_DELAY="0.3", BASRA_LOG_LEVEL="WARNING",
+        )
+
+    def targets(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}/tg/hook" for port in self.ports]
+
+    async def ready(self) -> None:
+        for process, port in zip(self.processes, self.ports, strict=True):
+            try:
+                await until(f"a worker on port {port}", lambda port=port: listening(port), timeout=60)
+            except AssertionError:
+                raise AssertionError(f"no worker on port {port}: {process.stderr()[-3000:]}") from None
+
+    def kill(self, index: int) -> None:
+        victim = self.processes[index].popen
+        victim.kill()
+        victim.wait()
+        self.kills += 1
+        self.processes[index] = self._start(index)
+
+    async def stop(self) -> list[str]:
+        return [(await process.stop())[1] for process in self.processes]
+
+
+def the_hand(server: FakeTelegram, table: Table) -> tuple[FakeUser, FakeMessage] | None:
+    """The live hand of whoever is to move (the newest hand message with card buttons)."""
+    for user in table.people:
+        for message in reversed(server.messages(server.private_chat(user), bot_only=True)):
+            if data_for(message, "card"):
+                return user, message
+    return None
+
+
+def ended(server: FakeTelegram, table: Table) -> bool:
+    return any(data_for(m, "rematch") for m in server.messages(table.group, bot_only=True))
+
+
+async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: float) -> None:
+    """Play the group's match to its end as people do: a card, its preview, the confirm;
+    a press nobody answers (its process was killed) is pressed again."""
+    while not ended(server, table):
+        if time.monotonic() > give_up:
+            shown = [m.text for m in server.messages(table.group, bot_only=True)][-3:]
+            raise AssertionError(f"the match in {table.group.title or 'private'} did not end: {shown}")
+        found = the_hand(server, table)
+        if found is None:
+            await asyncio.sleep(0.05)
+            continue
+        mover, hand = found
+        card = data_for(hand, "card")
+        assert card is not None
+        table.presses += 1
+        front.press(mover, hand, card)
+        try:
+            await until("the preview", lambda h=hand: data_for(h, "play") or not h.button_data(), 4.0)
+        except AssertionError:
+            continue  # not answered: pressed again
+        confirm = data_for(hand, "play")
+        if confirm is None:
+            continue
+        table.presses += 1
+        front.press(mover, hand, confirm)
+        try:
+            await until("the play acknowledged", lambda h=hand: not h.button_data(), 4.0)
+        except AssertionError:
+            continue
+        action = Action.decode(confirm)
+        table.acknowledged.append((action.table_id, action.version, action.card or ""))
+
+
+async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(tmp_path: Path) -> None:
+    database = await fresh_database()
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    rng = random.Random(11)
+    tables = []
+    for n in range(2):
+        people = [server.add_user(f"Amr{n}", language_code="ar"), server.add_user(f"Bea{n}")]
+        for person in people:
+            server.private_chat(person)
+        tables.append(Table(server.add_group(f"Cafe {n}", people), people))
+    loner = server.add_user("Hoda", language_code="ar")
+    practice = Table(server.private_chat(loner), [loner])
+    # One round per match (target 1), so each match is short.
+    async with open_store(database) as store:
+        for chat in [t.group for t in tables] + [practice.group]:
+            await store.put_chat_settings(ChatSettings(chat_id=f"tg:{chat.id}", rules={"target": 1}))
+    workers = Workers(url, server.token, database, tmp_path)
+    push = WebhookPush(server, workers.targets(), SECRET)
+    stderr: list[str] = []
+    try:
+        await workers.ready()
+        await until("the webhook", lambda: server.webhook_url == HOOK, timeout=30)
+        await push.start()
+        for table in tables:
+            alice, badr = table.people
+            front.send(alice, table.group, "/newgame")
+            lobby = await until("the lobby", lambda t=table: next(
+                (m for m in server.messages(t.group, bot_only=True) if data_for(m, "join")), None), 30)
+            assert isinstance(lobby, FakeMessage)
+            front.press(badr, lobby, data_for(lobby, "join") or "")
+            await until("the start button", lambda m=lobby: data_for(m, "start"), 30)
+            front.press(alice, lobby, data_for(lobby, "start") or "")
+        front.send(loner, practice.group, "/practice")
+        give_up = time.monotonic() + float(os.environ.get("BASRA_KILL_TEST_SECONDS", "300"))
+        games = [asyncio.ensure_future(play(front, server, t, give_up)) for t in [*tables, practice]]
+
+        async def killing() -> None:
+            while workers.kills < KILLS and not all(g.done() for g in games):
+                await asyncio.sleep(rng.uniform(0.8, 2.5))
+                workers.kill(rng.randrange(WORKERS))
+
+        killer = asyncio.ensure_future(killing())
+        await asyncio.gather(*games)
+        await killer
+        assert workers.kills >= KILLS, f"only {workers.kills} kills before the matches ended"
+    finally:
+        stderr = await workers.stop()
+        await push.stop()
+        await front.stop()
+
+    async with open_store(database) as store:
+        for table in [*tables, practice]:
+            assert table.acknowledged, f"nothing acknowledged in {table.group.title}"
+            table_id = table.acknowledged[0][0]
+            record = await store.get_table(table_id)
+            assert record is not None and record.status == "finished", record
+            events = await store.load_events(table_id)
+            versions = [e.version for e in events]
+            assert versions == list(range(1, len(events) + 1))
+            for _, version, card in table.acknowledged:
+                played = [e for e in events if e.version > version and e.kind == "card_played"][:1]
+                assert played and played[0].data.get("card") == card, (version, card, played)
+            # Each acknowledged press is a distinct play: none of them committed twice.
+            assert len({(v, c) for _, v, c in table.acknowledged}) == len(table.acknowledged)
+    people = [u for t in [*tables, practice] for u in t.people]
+    chats = [t.group for t in tables] + [server.private_chat(u) for u in people]
+    for chat in chats:
+        never_older(server.messages(chat, bot_only=True))
+    for text in stderr:
+        assert "Traceback" not in text, text[-3000:]
+    await drop_database(database)
