@@ -41,7 +41,8 @@ KILLS = int(os.environ.get("BASRA_KILLS", "20"))
 
 
 async def fresh_database() -> str:
-    """A new empty database on the test server; its URL."""
+    """A new empty schema on the test server (the database's owner may make one); the URL
+    that selects it."""
     if not SERVER:
         if os.environ.get("BASRA_REQUIRE_POSTGRES") == "1":
             pytest.fail("BASRA_REQUIRE_POSTGRES=1 but BASRA_TEST_POSTGRES is not set")
@@ -54,19 +55,18 @@ async def fresh_database() -> str:
             raise
         pytest.skip(f"PostgreSQL at BASRA_TEST_POSTGRES cannot be reached: {error}")
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.execute(f'CREATE SCHEMA "{name}"')
     finally:
         await admin.close()
-    parts = urlsplit(SERVER)
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{parts.scheme}://{parts.netloc}/{name}{query}"
+    joiner = "&" if urlsplit(SERVER).query else "?"
+    return f"{SERVER}{joiner}search_path={name}"
 
 
 async def drop_database(url: str) -> None:
-    name = urlsplit(url).path.lstrip("/")
+    name = url.rpartition("search_path=")[2]
     admin = await asyncpg.connect(SERVER, timeout=5)
     try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
     finally:
         await admin.close()
 
