@@ -1,13 +1,22 @@
-"""Durable plays per second through the table service on SQLite, and memory per running match.
+"""Durable plays per second through the table service, start-up time, memory per match.
 
-    python bench/service.py [--matches 50] [--plays 4000] [--db PATH]
+    python bench/service.py [--matches 50] [--plays 4000] [--database PATH|URL]
+                            [--processes 1] [--startup 1000,5000]
 
 Plays go through ``TableService.play`` exactly as an adapter's presses would:
-checked, applied, committed to the SQLite file (WAL, ``synchronous=FULL``)
-and delivered (to an adapter that keeps nothing). Matches run concurrently,
-as in a busy bot. Memory per running match is the traced allocation growth
-(tracemalloc) of opening and starting ``--matches`` 1-v-1 matches, divided by
-their number.
+checked, applied, committed to the store and delivered (to an adapter that
+keeps nothing). Matches run concurrently, as in a busy bot. ``--database`` is
+an SQLite file (default: a temporary one; WAL, ``synchronous=FULL``) or a
+``postgresql://`` URL, in which each run makes a schema of its own and drops it
+afterwards. ``--processes N`` runs N service processes on the one database,
+each with its share of the matches, started together: the figure is all their
+plays over the time the slowest took (SQLite: one process only).
+
+Start-up (``--startup``): that many open running matches are stored, quiet for
+an hour, and the time to open the store and start a service on it is taken
+(the median of three starts). Memory per running match is the traced
+allocation growth (tracemalloc) of opening and starting 200 1-v-1 matches,
+divided by their number.
 """
 
 from __future__ import annotations
@@ -15,18 +24,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import multiprocessing
 import random
+import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.service import ManualClock, Notice, Person, ServiceConfig, TableService
-from storage import SqliteStore
+from storage import Store, open_store
+from storage.location import is_postgres_url, redact
+
+CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
 
 
 class Sink:
@@ -35,6 +51,10 @@ class Sink:
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         return None
+
+
+def store_for(database: str, clock: Callable[[], float] = time.time) -> Store:
+    return open_store(database if is_postgres_url(database) else Path(database), clock=clock)
 
 
 async def open_matches(service: TableService, count: int, offset: int = 0) -> list[str]:
@@ -59,16 +79,21 @@ async def play_one(service: TableService, table_id: str, rng: random.Random) -> 
     return True
 
 
-async def throughput(db: Path, matches: int, plays: int) -> tuple[int, float]:
+async def throughput(
+    database: str, matches: int, plays: int, first: int = 0, ready: Callable[[], None] | None = None
+) -> tuple[int, float]:
+    """``plays`` plays over ``matches`` concurrent matches (chats from ``first`` on); ``ready``
+    is called once the matches are open, and the clock starts when it returns."""
     clock = ManualClock()
-    config = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
     async with (
-        SqliteStore(db) as store,
-        TableService(store, [Sink()], clock=clock, config=config, rng=random.Random(1)) as service,
+        store_for(database) as store,
+        TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(first + 1)) as service,
     ):
-        ids = await open_matches(service, matches)
+        ids = await open_matches(service, matches, first)
+        if ready is not None:
+            ready()
         done = 0
-        offset = matches
+        offset = first + matches + 1_000_000
         started = time.perf_counter()
 
         async def worker(index: int) -> None:
@@ -87,12 +112,72 @@ async def throughput(db: Path, matches: int, plays: int) -> tuple[int, float]:
     return done, elapsed
 
 
-async def memory(db: Path, matches: int) -> float:
-    clock = ManualClock()
-    config = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
+def _child(database: str, index: int, matches: int, plays: int, barrier: object, out: object) -> None:
+    def ready() -> None:
+        barrier.wait()  # type: ignore[attr-defined]
+
+    done, elapsed = asyncio.run(throughput(database, matches, plays, index * 100_000, ready))
+    out.put((done, elapsed))  # type: ignore[attr-defined]
+
+
+def throughput_in(database: str, processes: int, matches: int, plays: int) -> tuple[int, float]:
+    """``throughput`` in ``processes`` processes on one database, started together."""
+    if processes == 1:
+        return asyncio.run(throughput(database, matches, plays))
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(processes)
+    out = context.Queue()
+    share = max(1, matches // processes)
+    children = [
+        context.Process(target=_child, args=(database, i, share, plays // processes, barrier, out))
+        for i in range(processes)
+    ]
+    for child in children:
+        child.start()
+    results = [out.get(timeout=600) for _ in children]
+    for child in children:
+        child.join()
+    return sum(done for done, _ in results), max(elapsed for _, elapsed in results)
+
+
+async def store_open_matches(database: str, count: int) -> None:
+    """``count`` running 1-v-1 matches, each with a few plays, written an hour ago."""
+    long_ago = time.time() - 3600
+    clock = ManualClock(start=long_ago)
     async with (
-        SqliteStore(db) as store,
-        TableService(store, [Sink()], clock=clock, config=config, rng=random.Random(2)) as service,
+        store_for(database, clock=lambda: clock.now()) as store,
+        TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(9)) as service,
+    ):
+        rng = random.Random(10)
+        for table_id in await open_matches(service, count, offset=500_000):
+            for _ in range(4):
+                await play_one(service, table_id, rng)
+
+
+async def start_up(database: str) -> float:
+    """Seconds to open the store and start a service on it (the bot's start, less the chat)."""
+    clock = ManualClock(start=time.time())
+    started = time.perf_counter()
+    store = store_for(database)
+    await store.open()
+    service = TableService(store, [Sink()], clock=clock, config=CONFIG)
+    await service.start()
+    elapsed = time.perf_counter() - started
+    await service.close()
+    await store.close()
+    return elapsed
+
+
+def start_ups(database: str, count: int) -> float:
+    asyncio.run(store_open_matches(database, count))
+    return statistics.median(asyncio.run(start_up(database)) for _ in range(3))
+
+
+async def memory(database: str, matches: int) -> float:
+    clock = ManualClock()
+    async with (
+        store_for(database) as store,
+        TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(2)) as service,
     ):
         await open_matches(service, 5, offset=100_000)  # warm caches, imports, prepared statements
         gc.collect()
@@ -109,23 +194,78 @@ async def memory(db: Path, matches: int) -> float:
     return (after - before) / matches
 
 
+class Scratch:
+    """A fresh place for one measurement: an SQLite file in a temporary folder, or a schema
+    of its own on the PostgreSQL server (dropped afterwards)."""
+
+    def __init__(self, database: str | None, folder: Path) -> None:
+        self.base = database
+        self.folder = folder
+        self.schemas: list[str] = []
+
+    def new(self, name: str) -> str:
+        if self.base is None or not is_postgres_url(self.base):
+            path = Path(self.base) if self.base else self.folder / f"{name}.sqlite3"
+            if self.base:
+                path = path.with_name(f"{path.stem}-{name}{path.suffix or '.sqlite3'}")
+            return str(path)
+        schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
+        asyncio.run(self._sql(f'CREATE SCHEMA "{schema}"'))
+        self.schemas.append(schema)
+        joiner = "&" if urlsplit(self.base).query else "?"
+        return f"{self.base}{joiner}search_path={schema}"
+
+    async def _sql(self, statement: str) -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        assert self.base is not None
+        connection = await asyncpg.connect(self.base)
+        try:
+            await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    def drop(self) -> None:
+        for schema in self.schemas:
+            asyncio.run(self._sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--matches", type=int, default=50, help="concurrent matches (default 50)")
     parser.add_argument("--plays", type=int, default=4000, help="plays to time (default 4000)")
-    parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
+    parser.add_argument("--database", "--db", help="an SQLite file or a postgresql:// URL "
+                        "(default: a temporary SQLite file)")
+    parser.add_argument("--processes", type=int, default=1, help="service processes (default 1)")
+    parser.add_argument("--startup", default="", help="stored open matches to time start-up with, "
+                        "e.g. 1000,5000 (default: not timed)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
+    postgres = args.database is not None and is_postgres_url(args.database)
+    if args.processes > 1 and not postgres:
+        parser.error("several processes need a PostgreSQL --database (one process per SQLite file)")
+    backend = f"PostgreSQL {redact(args.database)}" if postgres else "SQLite WAL synchronous=FULL"
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or Path(tmp) / "bench.sqlite3"
-        done, elapsed = asyncio.run(throughput(db, args.matches, args.plays))
-        per_match = asyncio.run(memory(Path(tmp) / "memory.sqlite3", 200))
-    print(
-        f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
-        f"({args.matches} concurrent matches, SQLite WAL synchronous=FULL)"
-    )
-    print(f"memory per running match: {per_match / 1024:.1f} KB (tracemalloc, 200 matches)")
+        scratch = Scratch(args.database, Path(tmp))
+        try:
+            where = scratch.new("plays")
+            done, elapsed = throughput_in(where, args.processes, args.matches, args.plays)
+            print(
+                f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
+                f"({args.processes} process{'es' if args.processes > 1 else ''}, "
+                f"{args.matches} concurrent matches, {backend})"
+            )
+            for count in [int(c) for c in args.startup.split(",") if c.strip()]:
+                seconds = start_ups(scratch.new(f"start{count}"), count)
+                print(f"start-up with {count} stored open matches: {seconds * 1000:.0f} ms "
+                      f"(median of 3, {backend})")
+            if not args.no_memory:
+                per_match = asyncio.run(memory(scratch.new("memory"), 200))
+                print(f"memory per running match: {per_match / 1024:.1f} KB (tracemalloc, 200 matches)")
+        finally:
+            scratch.drop()
 
 
 if __name__ == "__main__":
