@@ -1,15 +1,23 @@
 """Start-up reads what does not grow with the database: tables load when first touched,
-and every clock is armed from the stored due times."""
+and every clock is armed from the stored due times (on a shared PostgreSQL store, due
+work is claimed by a process when it is due). On both backends."""
 
 from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
+
+import pytest
 
 from bots.service import HandUpdated, LobbyClosed, ManualClock, MatchEnded, TableService
-from storage import SqliteStore
+from storage import open_store
 from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform
+from tests.storage.backends import BACKENDS
+
+pytestmark = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+#: How late due work may run on a shared store: the process that armed it is gone, and
+#: another claims it at its next look.
+TAKEOVER = QUIET.takeover_seconds + QUIET.poll_seconds
 
 
 def later_clock() -> ManualClock:
@@ -19,11 +27,11 @@ def later_clock() -> ManualClock:
 
 
 async def test_tables_left_alone_before_the_stop_are_not_loaded_at_start_up_but_on_first_touch(
-    db_path: Path,
+    database: str,
 ) -> None:
     clock = later_clock()
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
     ):
         lobby = await service.new_lobby("tg:-1", ALICE)
@@ -33,7 +41,7 @@ async def test_tables_left_alone_before_the_stop_are_not_loaded_at_start_up_but_
 
     after = FakePlatform()
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [after], clock=clock, config=QUIET) as service,
     ):
         assert service.table_counts() == {}  # nothing read but the due times
@@ -49,10 +57,10 @@ async def test_tables_left_alone_before_the_stop_are_not_loaded_at_start_up_but_
         assert any(isinstance(n, HandUpdated) for n in after.notices)
 
 
-async def test_the_clock_of_a_table_not_loaded_still_fires_on_time(db_path: Path) -> None:
+async def test_the_clock_of_a_table_not_loaded_still_fires_on_time(database: str) -> None:
     clock = later_clock()
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
     ):
         lobby = await service.new_lobby("tg:-1", ALICE)
@@ -63,24 +71,24 @@ async def test_the_clock_of_a_table_not_loaded_still_fires_on_time(db_path: Path
 
     after = FakePlatform()
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [after], clock=clock, config=QUIET) as service,
     ):
         assert service.table_counts() == {}
         assert left is not None
-        await clock.advance(left + 1)  # the turn's clock runs out: its side loses the match
+        await clock.advance(left + 1 + TAKEOVER)  # the turn's clock runs out: its side loses the match
         ended = [n for n in after.notices if isinstance(n, MatchEnded)]
         assert [n.table_id for n in ended] == [lobby.table_id]
         assert (await service.table(lobby.table_id)).status == "finished"
-        await clock.advance(QUIET.lobby_idle_seconds)  # the untouched lobby closes
+        await clock.advance(QUIET.lobby_idle_seconds + TAKEOVER)  # the untouched lobby closes
         closed = [n for n in after.notices if isinstance(n, LobbyClosed)]
         assert [n.table_id for n in closed] == [waiting.table_id]
 
 
-async def test_a_computer_whose_turn_came_before_the_stop_plays_once_after_it(db_path: Path) -> None:
+async def test_a_computer_whose_turn_came_before_the_stop_plays_once_after_it(database: str) -> None:
     clock = later_clock()
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(4)) as service,
     ):
         table = await service.practice("tg:-3", ALICE, players=4)
@@ -92,10 +100,10 @@ async def test_a_computer_whose_turn_came_before_the_stop_plays_once_after_it(db
 
     after = FakePlatform()
     async with (
-        SqliteStore(db_path) as store,
+        open_store(database) as store,
         TableService(store, [after], clock=clock, config=QUIET) as service,
     ):
-        await clock.run_due()
+        await clock.advance(TAKEOVER)
         resumed = await service.table(table.table_id)
         assert resumed.version > version
         assert resumed.seats[resumed.to_move or 0].player_id == ALICE.player_id

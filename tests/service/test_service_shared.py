@@ -1,0 +1,132 @@
+"""Two table services on one PostgreSQL database, as two bot processes: either may take any
+action of any table, each on the latest state, and when one dies the other takes over its
+clocks and computer turns, each step happening once."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
+
+import pytest
+
+from bots.service import ManualClock, MatchEnded, NotYourTurn, ServiceConfig, StaleView, TableService
+from storage import Store, open_store
+from tests.service.helpers import ALICE, BADR, FakePlatform
+
+CONFIG = ServiceConfig(computer_delay=0.5, heartbeat_seconds=3600, poll_seconds=1.0, takeover_seconds=1.5)
+
+
+class Pair:
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.platforms = (FakePlatform(), FakePlatform())
+        self.stores: list[Store] = []
+        self.services: list[TableService] = []
+
+
+@pytest.fixture
+async def pair(postgres_schema: str) -> AsyncIterator[Pair]:
+    clock = ManualClock()
+    both = Pair(clock)
+    async with AsyncExitStack() as stack:
+        for n, platform in enumerate(both.platforms):
+            store = await stack.enter_async_context(open_store(postgres_schema))
+            assert store.shared
+            service = TableService(store, [platform], clock=clock, config=CONFIG, rng=random.Random(n))
+            await stack.enter_async_context(service)
+            both.stores.append(store)
+            both.services.append(service)
+        yield both
+
+
+def die(service: TableService) -> None:
+    """The process is gone: nothing it armed fires any more (its store lets its locks go)."""
+    for live in list(service._tables.values()):
+        live.cancel_timer()
+    for timer in (service._takeover, service._heartbeat):
+        if timer is not None:
+            timer.cancel()
+    service._takeover = service._heartbeat = None
+
+
+async def plays_of(store: Store, table_id: str) -> list[tuple[int, int, str]]:
+    return [
+        (e.version, int(e.data["seat"]), str(e.data["card"]))
+        for e in await store.load_events(table_id)
+        if e.kind == "card_played"
+    ]
+
+
+async def test_either_process_takes_the_next_action_on_the_latest_state(pair: Pair) -> None:
+    first, second = pair.services
+    lobby = await first.new_lobby("tg:-1", ALICE)
+    await second.join(lobby.table_id, BADR)  # the lobby is loaded by the second, moved there
+    table = await first.start_match(lobby.table_id, ALICE)  # and started by the first
+    for turn in range(6):
+        service = pair.services[turn % 2]
+        mover = table.seats[table.to_move or 0].player_id or ""
+        hand = await service.hand(lobby.table_id, mover)
+        assert hand.version == table.version  # what the other process did is seen here
+        await service.play(lobby.table_id, mover, hand.version, hand.hand[0])
+        table = await pair.services[(turn + 1) % 2].table(lobby.table_id)
+    plays = await plays_of(pair.stores[0], lobby.table_id)
+    assert len(plays) == 6 and len({v for v, _, _ in plays}) == 6
+
+
+async def test_a_stale_press_is_refused_by_the_process_that_did_not_see_the_play(pair: Pair) -> None:
+    first, second = pair.services
+    lobby = await first.new_lobby("tg:-1", ALICE)
+    await first.join(lobby.table_id, BADR)
+    table = await first.start_match(lobby.table_id, ALICE)
+    mover = table.seats[table.to_move or 0].player_id or ""
+    seen = await second.hand(lobby.table_id, mover)  # the second caches the table here
+    await first.play(lobby.table_id, mover, seen.version, seen.hand[0])
+    with pytest.raises((StaleView, NotYourTurn)):
+        await second.play(lobby.table_id, mover, seen.version, seen.hand[1])
+    assert len(await plays_of(pair.stores[1], lobby.table_id)) == 1
+
+
+async def test_when_a_process_dies_the_other_plays_its_computer_turn_once(pair: Pair) -> None:
+    first, second = pair.services
+    table = await first.practice("tg:1", ALICE, players=2, level="beginner")
+    if table.seats[table.to_move or 0].player_id != ALICE.player_id:
+        await pair.clock.advance(CONFIG.computer_delay)  # the computer led: let it play first
+        table = await first.table(table.table_id)
+    hand = await first.hand(table.table_id, ALICE.player_id)
+    await first.play(table.table_id, ALICE.player_id, hand.version, hand.hand[0])
+    before = await plays_of(pair.stores[0], table.table_id)
+    die(first)  # before its computer turn came
+    await pair.clock.advance(CONFIG.computer_delay + CONFIG.takeover_seconds + 2 * CONFIG.poll_seconds)
+    after = await plays_of(pair.stores[1], table.table_id)
+    assert len(after) == len(before) + 1  # the computer played, once
+    resumed = await second.table(table.table_id)
+    assert resumed.seats[resumed.to_move or 0].player_id == ALICE.player_id
+
+
+async def test_a_turn_clock_fires_once_though_both_processes_watch_it(pair: Pair) -> None:
+    first, second = pair.services
+    lobby = await first.new_lobby("tg:-1", ALICE)
+    await first.join(lobby.table_id, BADR)
+    table = await first.start_match(lobby.table_id, ALICE)
+    await second.table(lobby.table_id)  # loaded by both
+    assert table.seconds_left is not None
+    await pair.clock.advance(table.seconds_left + CONFIG.takeover_seconds + 3 * CONFIG.poll_seconds)
+    events = await pair.stores[0].load_events(lobby.table_id)
+    ends = [e for e in events if e.data.get("reason") == "timeout"]
+    assert len(ends) == 1 and ends[0].version == len(events)
+    ended = [n for p in pair.platforms for n in p.notices if isinstance(n, MatchEnded)]
+    assert len(ended) == 1  # told once, by the process that ran it
+
+
+async def test_when_a_process_dies_the_other_runs_out_its_turn_clocks(pair: Pair) -> None:
+    first, second = pair.services
+    lobby = await first.new_lobby("tg:-1", ALICE)
+    await first.join(lobby.table_id, BADR)
+    table = await first.start_match(lobby.table_id, ALICE)
+    die(first)
+    assert table.seconds_left is not None
+    await pair.clock.advance(table.seconds_left + CONFIG.takeover_seconds + 3 * CONFIG.poll_seconds)
+    ended = [n for n in pair.platforms[1].notices if isinstance(n, MatchEnded)]
+    assert [n.table_id for n in ended] == [lobby.table_id]
+    assert (await second.table(lobby.table_id)).status == "finished"
