@@ -16,59 +16,31 @@ import os
 import random
 import socket
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
-
-import pytest
 
 from bots.render import Action
-from storage import ChatSettings, open_store
+from bots.service.runner import fold
+from storage import ChatSettings, Store, open_store
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.fakes.telegram_http import HttpFront
 from tests.fakes.telegram_push import WebhookPush
+from tests.storage.backends import postgres_schema
 from tests.telegram.live import never_older
 from tests.telegram.test_process import Process, data_for, until
 
-asyncpg = pytest.importorskip("asyncpg")
+__all__ = ["postgres_schema"]
 
-SERVER = os.environ.get("BASRA_TEST_POSTGRES", "")
 SECRET = "kill-test-secret"
 HOOK = "https://bot.example.org/tg/hook"
 WORKERS = 3
 KILLS = int(os.environ.get("BASRA_KILLS", "20"))
 
 
-async def fresh_database() -> str:
-    """A new empty schema on the test server (the database's owner may make one); the URL
-    that selects it."""
-    if not SERVER:
-        if os.environ.get("BASRA_REQUIRE_POSTGRES") == "1":
-            pytest.fail("BASRA_REQUIRE_POSTGRES=1 but BASRA_TEST_POSTGRES is not set")
-        pytest.skip("no PostgreSQL server: set BASRA_TEST_POSTGRES")
-    name = f"basra_kill_{uuid.uuid4().hex[:10]}"
-    try:
-        admin = await asyncpg.connect(SERVER, timeout=5)
-    except (OSError, asyncpg.PostgresError) as error:
-        if os.environ.get("BASRA_REQUIRE_POSTGRES") == "1":
-            raise
-        pytest.skip(f"PostgreSQL at BASRA_TEST_POSTGRES cannot be reached: {error}")
-    try:
-        await admin.execute(f'CREATE SCHEMA "{name}"')
-    finally:
-        await admin.close()
-    joiner = "&" if urlsplit(SERVER).query else "?"
-    return f"{SERVER}{joiner}search_path={name}"
-
-
-async def drop_database(url: str) -> None:
-    name = url.rpartition("search_path=")[2]
-    admin = await asyncpg.connect(SERVER, timeout=5)
-    try:
-        await admin.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
-    finally:
-        await admin.close()
+async def finished_in(store: Store, chat: str, owner: str) -> list[str]:
+    """The id of the chat's last finished table of the bot ``owner``, if any."""
+    table = await store.last_finished_table(chat, owner)
+    return [table.table_id] if table is not None else []
 
 
 def free_port() -> int:
@@ -177,8 +149,10 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
         table.acknowledged.append((action.table_id, action.version, action.card or ""))
 
 
-async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(tmp_path: Path) -> None:
-    database = await fresh_database()
+async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(
+    tmp_path: Path, postgres_schema: str
+) -> None:
+    database = postgres_schema
     server = FakeTelegram()
     front = HttpFront(server)
     url = await front.start()
@@ -191,10 +165,16 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(tmp_
         tables.append(Table(server.add_group(f"Cafe {n}", people), people))
     loner = server.add_user("Hoda", language_code="ar")
     practice = Table(server.private_chat(loner), [loner])
+    # A match nobody plays: its turn clock (10 s) must end it, once, whichever process is up.
+    idle = [server.add_user("Sami", language_code="ar"), server.add_user("Tala")]
+    for person in idle:
+        server.private_chat(person)
+    clocked = Table(server.add_group("Clock", idle), idle)
     # One round per match (target 1), so each match is short.
     async with open_store(database) as store:
         for chat in [t.group for t in tables] + [practice.group]:
             await store.put_chat_settings(ChatSettings(chat_id=f"tg:{chat.id}", rules={"target": 1}))
+        await store.put_chat_settings(ChatSettings(chat_id=f"tg:{clocked.group.id}", turn_seconds=10))
     workers = Workers(url, server.token, database, tmp_path)
     push = WebhookPush(server, workers.targets(), SECRET)
     stderr: list[str] = []
@@ -202,7 +182,7 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(tmp_
         await workers.ready()
         await until("the webhook", lambda: server.webhook_url == HOOK, timeout=30)
         await push.start()
-        for table in tables:
+        for table in [*tables, clocked]:
             alice, badr = table.people
             front.send(alice, table.group, "/newgame")
             lobby = await until("the lobby", lambda t=table: next(
@@ -222,6 +202,8 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(tmp_
 
         killer = asyncio.ensure_future(killing())
         await asyncio.gather(*games)
+        await until("the clock to end the idle match", lambda: ended(server, clocked),
+                    max(1.0, give_up - time.monotonic()))
         await killer
         assert workers.kills >= KILLS, f"only {workers.kills} kills before the matches ended"
     finally:
@@ -243,10 +225,19 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(tmp_
                 assert played and played[0].data.get("card") == card, (version, card, played)
             # Each acknowledged press is a distinct play: none of them committed twice.
             assert len({(v, c) for _, v, c in table.acknowledged}) == len(table.acknowledged)
+            # The log replays: every computer turn and every play happened once, in turn.
+            match, _ = fold([e.data for e in events])
+            assert match.over
+        owner = f"tg:{server.bot_user.id}"
+        assert await store.open_table_for_chat(f"tg:{clocked.group.id}", owner) is None
+        ended_by_clock = await finished_in(store, f"tg:{clocked.group.id}", owner)
+        assert len(ended_by_clock) == 1
+        events = await store.load_events(ended_by_clock[0])
+        timeouts = [e for e in events if e.data.get("reason") == "timeout"]
+        assert len(timeouts) == 1 and timeouts[0].version == len(events), [e.kind for e in events]
     people = [u for t in [*tables, practice] for u in t.people]
     chats = [t.group for t in tables] + [server.private_chat(u) for u in people]
     for chat in chats:
         never_older(server.messages(chat, bot_only=True))
     for text in stderr:
         assert "Traceback" not in text, text[-3000:]
-    await drop_database(database)
