@@ -49,6 +49,7 @@ COMPILED_MODULES = (
     "scoring",
     # The computer players' searches.
     "ai.expert",
+    "ai.inference",
     "ai.judge",
     "ai.knowledge",
     "ai.moves",
@@ -56,6 +57,15 @@ COMPILED_MODULES = (
     "ai.playout",
     "ai.strong",
     "ai.values",
+    # The baseline level's frozen copies of the expert and its helpers.
+    "ai.baseline.expert",
+    "ai.baseline.judge",
+    "ai.baseline.knowledge",
+    "ai.baseline.moves",
+    "ai.baseline.odds",
+    "ai.baseline.playout",
+    "ai.baseline.strong",
+    "ai.baseline.values",
 )
 DIGESTS_FILE = "compiled-sources.json"
 # DIGESTS_FILE's one key, instead of the digests, when setup.py could not compile the modules.
