@@ -184,14 +184,17 @@ class World:
                 best, best_score = (card, positions), score
         return best
 
-    def finish(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
-        """Play the strong player for every seat to the end of the deal (or round).
+    def finish(self, weights: Weights = DEFAULT_WEIGHTS) -> int:
+        """Play the strong player for every seat to the end of the deal (or
+        round); how many plays that took.
 
         Going on into the next deal was tried: the longer playouts are noisier
         and cost twice as much, and the expert won fewer matches with them.
         """
+        plays = 1
         while not self.play(*self.policy(weights)):
-            pass
+            plays += 1
+        return plays
 
     def value(self, side: int) -> float:
         """How good the world is for ``side`` at the end of a deal, in points:

@@ -47,6 +47,17 @@ def test_it_takes_a_basra_when_one_is_there() -> None:
 def test_the_budget_must_allow_a_simulation() -> None:
     with pytest.raises(ValueError):
         Expert(simulations=0)
+    with pytest.raises(ValueError):
+        Expert(plays=0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_same_seed_reproduces_choices_that_read_the_other_hands(players: int) -> None:
+    for match in positions(4, players):
+        match = Match.new(players, seed=f"expert:read:{players}")
+        play_out(match, [player("strong", seed=s) for s in range(players)], plays=4 * players + 3)
+        view = match.view(match.to_move or 0)
+        assert Expert(seed=2, plays=300).choose(view) == Expert(seed=2, plays=300).choose(view)
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -1,0 +1,294 @@
+"""What the plays of this deal say about the hands that made them.
+
+A player who laid a card, or took little, while another card would have
+taken much more, probably did not hold that card. ``Reader`` weighs a guess
+at the hidden hands (a ``World``) by how well each play of this deal fits
+the hand the guess gives its player: each play is judged as the strong
+player judges it, from what that player could see at the time, against the
+best play of that hand, and a play that falls ``regret`` points short of the
+best weighs ``exp(-regret / temperature)``. A guess whose hands would have
+played exactly as seen keeps its full weight; one that makes every play a
+blunder is rarely kept. Each seat's temperature is fitted to how it has
+played so far (``fitted_temperatures``): in the deals already over every
+hand is known, since a deal's cards are all played in it, so a player who
+always plays as the judgement says is read sharply, and one who thinks
+further than one move (as the expert does) or plays by whim more loosely.
+
+Only the plays since this deal's cards came count: a seat's earlier hands
+are gone, and what those plays say is already in the cards seen. The reading
+uses public plays only (``SeatView.history``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from ..cards import Card
+from ..plans import plan_positions_for
+from ..rules import Rules
+from ..view import SeatView
+from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
+from .odds import floor_key
+from .values import KIND_OF, KINDS, kind_counts
+
+# The temperature of a seat whose plays say nothing yet about how it plays,
+# how many plays that guess counts as, and the bounds of a fitted one.
+TEMPERATURE: Final = 2.0
+PRIOR_PLAYS: Final = 4
+COLDEST: Final = 0.25
+HOTTEST: Final = 4.0
+# Below this weight a guess is as good as ruled out.
+LOWEST_LOG: Final = -30.0
+
+
+class PastPlay:
+    """One play of this deal by another seat, and what its player could see then."""
+
+    __slots__ = ("card", "floor", "key", "last_capture_mine", "later", "mine", "next_cards",
+                 "partner_cards", "pool", "positions", "seat", "theirs")
+
+    seat: int
+    card: Card
+    positions: tuple[int, ...] | None  # of the floor as listed here; None for a lay
+    floor: list[Card]  # before the play, in deck order (only the set matters to a judgement)
+    key: int
+    later: list[Card]  # the cards its player played this deal from this play on, this one included
+    mine: int
+    theirs: int
+    pool: list[int]  # kind counts of the cards its player could not see, its hand not yet taken out
+    next_cards: int
+    partner_cards: int
+    last_capture_mine: bool
+
+
+class Reader:
+    """Weighs guesses at the hidden hands by the plays of this deal (see the module)."""
+
+    def __init__(self, view: SeatView, temperature: float | None = None,
+                 weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+        self.rules = view.rules
+        self.worth = view.rules.majority_points + view.carry
+        self.plays: list[PastPlay] = []
+        # Seen by all at the deal, so never in a pool, even from a hand.
+        self.buried = frozenset(view.buried)
+        if temperature is not None and temperature <= 0:
+            self.temperatures = [0.0] * view.players
+            return
+        self.temperatures = (fitted_temperatures(view, weights) if temperature is None
+                             else [temperature] * view.players)
+        players = view.players
+        history = view.round_history
+        count = len(history)
+        start = count - count % (4 * players)
+        if start == count:
+            return
+        deal_left = 4 if view.stock_count else 0
+        # Walk back from now to the deal's first play: the floor, the piles
+        # and the hands as they were before each play.
+        floor: set[Card] = set(view.floor)
+        captured = [view.captured[0], view.captured[1]]
+        held = list(view.hand_sizes)
+        later: list[list[Card]] = [[] for _ in range(players)]
+        before: list[tuple[int, list[Card], list[int], list[int], list[Card]]] = []
+        for j in range(count - 1, start - 1, -1):
+            play = history[j]
+            if play.taken:
+                floor.update(play.taken)
+                captured[play.seat % 2] -= len(play.taken) + 1
+            else:
+                floor.discard(play.card)
+            held[play.seat] += 1
+            later[play.seat].append(play.card)
+            if play.seat != view.seat:
+                before.append((j, sorted(floor, key=lambda c: c.index), list(captured), list(held),
+                               list(later[play.seat])))
+        seen_before: set[Card] = set(view.buried)
+        last_side: list[int] = []  # the side of the last capture before each play of the round
+        side = view.dealer % 2
+        for play in history:
+            last_side.append(side)
+            if play.taken:
+                side = play.seat % 2
+        for j, past_floor, past_captured, past_held, its_later in reversed(before):
+            play = history[j]
+            seen = set(seen_before)
+            for earlier in history[:j]:
+                seen.add(earlier.card)
+                seen.update(earlier.taken)
+            seen.update(past_floor)
+            p = PastPlay()
+            p.seat = play.seat
+            p.card = play.card
+            p.floor = past_floor
+            p.key = floor_key(past_floor, view.rules)
+            if play.taken:
+                taken = set(play.taken)
+                p.positions = tuple(i for i, c in enumerate(past_floor) if c in taken)
+            else:
+                p.positions = None
+            p.later = its_later
+            my_side = play.seat % 2
+            p.mine = past_captured[my_side]
+            p.theirs = past_captured[1 - my_side]
+            p.pool = kind_counts(c for c in Card.deck() if c not in seen)
+            p.next_cards = past_held[(play.seat + 1) % players] or deal_left
+            p.partner_cards = (past_held[(play.seat + 2) % 4] or deal_left) if players == 4 else 0
+            p.last_capture_mine = last_side[j] == my_side
+            self.plays.append(p)
+
+    @property
+    def reads(self) -> bool:
+        """Whether any play of this deal says something about a hidden hand."""
+        return bool(self.plays)
+
+    def log_weight(self, hands: list[list[Card]]) -> float:
+        """How well the guess ``hands`` (every seat's hand now) fits the plays of this deal."""
+        total = 0.0
+        for p in self.plays:
+            hand = hands[p.seat] + p.later
+            pool = list(p.pool)
+            for card in hand:
+                if card not in self.buried:
+                    pool[KIND_OF[card.index]] -= 1
+            total -= regret(p, hand, pool, self.rules, self.worth, self.weights) / self.temperatures[p.seat]
+            if total < LOWEST_LOG:
+                return LOWEST_LOG
+        return total
+
+
+def regret(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: int,
+           weights: Weights) -> float:
+    """How many points the play ``p`` falls short of the best play of ``hand``,
+    by the strong player's judgement (``pool``: the cards its player could not see)."""
+    s = Situation(
+        hand=hand,
+        floor=p.floor,
+        floor_key=p.key,
+        rules=rules,
+        mine=p.mine,
+        theirs=p.theirs,
+        worth=worth,
+        pool=pool,
+        pool_size=sum(pool),
+        next_known=(),
+        next_cards=p.next_cards,
+        partner_known=(),
+        partner_cards=p.partner_cards,
+        last_play=False,
+        last_capture_mine=p.last_capture_mine,
+    )
+    actual = judge(s, p.card, p.positions, weights)
+    best = actual
+    optional = rules.optional_capture
+    for card in hand:
+        options = plan_positions_for(card, p.floor)
+        for positions in options:
+            value = judge(s, card, positions, weights)
+            if value > best:
+                best = value
+        if not options or optional:
+            value = judge(s, card, None, weights)
+            if value > best:
+                best = value
+    return best - actual
+
+
+def fitted_temperatures(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """For each seat, how far its plays stray from the strong player's judgement:
+    the mean regret of its plays in the deals already over (this round's and the
+    last round's), where every hand is known, since every card of a deal is
+    played in it. A seat that always played as judged is read sharply; one that
+    strays, more loosely. The prior counts as ``PRIOR_PLAYS`` plays at ``TEMPERATURE``."""
+    players = view.players
+    per_deal = 4 * players
+    deals = 48 // per_deal
+    totals = [PRIOR_PLAYS * TEMPERATURE] * players
+    counts = [PRIOR_PLAYS] * players
+    deck = Card.deck()
+    for round_no in (view.round_no - 1, view.round_no):
+        plays = [p for p in view.history if p.round_no == round_no]
+        if not plays:
+            continue
+        if round_no == view.round_no:
+            floor = set(view.floor)
+            for play in reversed(plays):
+                if play.taken:
+                    floor.update(play.taken)
+                else:
+                    floor.discard(play.card)
+            seen = set(view.buried)
+            dealer = view.dealer
+        else:
+            played = {p.card for p in plays}
+            floor = {c for c in deck if c not in played}
+            seen = set()
+            dealer = (view.dealer - 1) % players
+        over = len(plays) // per_deal  # the deals of this round already over
+        captured = [0, 0]
+        last_side = dealer % 2
+        for i, play in enumerate(plays):
+            deal = i // per_deal
+            side = play.seat % 2
+            if deal < over and play.seat != view.seat:
+                end = (deal + 1) * per_deal
+                hand = [plays[k].card for k in range(i, end) if plays[k].seat == play.seat]
+                if len(hand) > 1:
+                    held = [0] * players
+                    for k in range(i, end):
+                        held[plays[k].seat] += 1
+                    deal_left = 4 if deal < deals - 1 else 0
+                    past = PastPlay()
+                    past.seat = play.seat
+                    past.card = play.card
+                    past.floor = sorted(floor, key=lambda c: c.index)
+                    past.key = floor_key(past.floor, view.rules)
+                    taken = set(play.taken)
+                    past.positions = (tuple(j for j, c in enumerate(past.floor) if c in taken)
+                                      if play.taken else None)
+                    past.later = []
+                    past.mine = captured[side]
+                    past.theirs = captured[1 - side]
+                    known = seen | floor
+                    pool = kind_counts(c for c in deck if c not in known and c not in hand)
+                    past.pool = pool
+                    past.next_cards = held[(play.seat + 1) % players] or deal_left
+                    past.partner_cards = (held[(play.seat + 2) % 4] or deal_left) if players == 4 else 0
+                    past.last_capture_mine = last_side == side
+                    worth = view.rules.majority_points + view.carry
+                    totals[play.seat] += regret(past, hand, pool, view.rules, worth, weights)
+                    counts[play.seat] += 1
+            seen.add(play.card)
+            if play.taken:
+                seen.update(play.taken)
+                floor.difference_update(play.taken)
+                captured[side] += len(play.taken) + 1
+                last_side = side
+            else:
+                floor.add(play.card)
+    return [min(HOTTEST, max(COLDEST, totals[s] / counts[s])) for s in range(players)]
+
+
+def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
+    """``count`` indexes drawn in proportion to the weights (systematic
+    resampling, one uniform ``mark`` in [0, 1) for all of them)."""
+    top = max(log_weights)
+    weights = [math.exp(w - top) for w in log_weights]
+    total = sum(weights)
+    step = total / count
+    point = mark * step
+    out: list[int] = []
+    running = 0.0
+    i = 0
+    last = len(weights) - 1
+    for _ in range(count):
+        while i < last and running + weights[i] <= point:
+            running += weights[i]
+            i += 1
+        out.append(i)
+        point += step
+    return out
+
+
+__all__ = ["KINDS", "TEMPERATURE", "Reader", "fitted_temperatures", "resample"]

@@ -1,0 +1,78 @@
+"""Reading the hands from the plays: a hand that would have played as seen keeps
+its weight, a hand that would have passed up a basra loses it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core import Card, Match
+from core.ai import player
+from core.ai.inference import TEMPERATURE, Reader, fitted_temperatures, resample
+from core.ai.playout import Sampler
+from core.view import PublicPlay
+
+from .positions import cards, play_out, view_of
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_hands_the_strong_player_really_held_fit_its_plays(players: int) -> None:
+    read = 0
+    for i in range(12):
+        match = Match.new(players, seed=f"read:{players}:{i}")
+        play_out(match, [player("strong", seed=s) for s in range(players)], plays=1 + 5 * i % 40)
+        if match.to_move is None:
+            continue
+        reader = Reader(match.view(match.to_move))
+        hands = [list(match.hand(s)) for s in range(players)]
+        assert reader.log_weight(hands) == 0.0
+        read += reader.reads
+    assert read
+
+
+def test_a_hand_that_would_have_made_a_basra_did_not_lay_a_card() -> None:
+    # Seat 1 laid the 3C on a lone 5H: a hand with a 5 would have swept it.
+    laid = PublicPlay(round_no=1, seat=1, card=Card.parse("3C"), taken=(), basra=False)
+    view = view_of("9S 8D 4C KD", "5H 3C", seat=0, dealer=0, hand_sizes=[4, 3], history=[laid],
+                   stock_count=36)
+    reader = Reader(view)
+    assert reader.reads
+    with_five = [list(view.hand), list(cards("5S 9C 10H"))]
+    without = [list(view.hand), list(cards("6S 9C 10H"))]
+    assert reader.log_weight(with_five) < reader.log_weight(without) - 3
+
+
+def test_nothing_is_read_at_the_first_play_of_a_deal() -> None:
+    match = Match.new(2, seed="read:start")
+    assert not Reader(match.view(match.to_move or 0)).reads
+
+
+def test_resampling_draws_in_proportion_to_the_weights() -> None:
+    picked = resample([0.0, -100.0, 0.0, -100.0], 10, 0.5)
+    assert sorted(set(picked)) == [0, 2] and picked.count(0) == 5
+    assert resample([-3.0], 4, 0.9) == [0, 0, 0, 0]
+
+
+def test_guesses_are_drawn_from_the_view_alone() -> None:
+    match = Match.new(2, seed="read:guess")
+    play_out(match, [player("strong", seed=s) for s in range(2)], plays=3)
+    view = match.view(match.to_move or 0)
+    a = Sampler(view).world(random.Random(4))
+    b = Sampler(view).world(random.Random(4))
+    assert a.hands == b.hands and a.stock == b.stock
+
+
+def test_a_seat_that_plays_as_judged_is_read_more_sharply_than_one_that_plays_by_whim() -> None:
+    match = Match.new(2, seed="read:fit")
+    play_out(match, [player("strong", seed=0), player("strong", seed=1)], plays=40)
+    assert fitted_temperatures(match.view(0))[1] < TEMPERATURE / 4
+    whim = Match.new(2, seed="read:fit")
+    play_out(whim, [player("strong", seed=0), player("beginner", seed=1)], plays=40)
+    assert fitted_temperatures(whim.view(0))[1] > fitted_temperatures(match.view(0))[1]
+
+
+def test_before_any_deal_is_over_every_seat_is_read_at_the_prior() -> None:
+    match = Match.new(4, seed="read:prior")
+    play_out(match, [player("strong", seed=s) for s in range(4)], plays=5)
+    assert fitted_temperatures(match.view(match.to_move or 0)) == [TEMPERATURE] * 4
