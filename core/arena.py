@@ -6,9 +6,12 @@ the cards or the seat. In a 4-player match A holds seats 0 and 2 (or 1 and 3
 in the swapped match of the pair). Decision time is measured here, around
 ``choose``, as wall time and as the deciding thread's CPU time (the second is
 what the player costs even when other work shares the machine); the players
-themselves never read a clock.
+themselves never read a clock. Besides the levels offered to players, the
+arena knows ``baseline``, the expert as first released, kept fixed so that
+progress is measured against something that does not move.
 
     python -m core.arena --a expert --b strong --matches 400 --players 2 --seed 1
+    python -m core.arena --a expert --b baseline --matches 400 --players 2 --seed 1
 """
 
 from __future__ import annotations

@@ -51,3 +51,8 @@ def test_percentiles_use_the_nearest_rank() -> None:
 def test_a_run_needs_at_least_one_match(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--matches", "0"])
+
+
+def test_the_arena_plays_the_baseline_level_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--a", "baseline", "--b", "beginner", "--matches", "2", "--target", "10"]) == 0
+    assert "A=baseline vs B=beginner" in capsys.readouterr().out
