@@ -64,7 +64,9 @@ class FakePlatform:
         self.batches.clear()
 
 
-QUIET = ServiceConfig(computer_delay=0, heartbeat_seconds=3600)
+# On a shared store each service looks for overdue work every minute, not every second, so
+# a test that moves its clock a day on does not make 86,400 looks.
+QUIET = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, poll_seconds=60)
 
 
 async def play_turn(service: TableService, table_id: str, player_id: str) -> HandView:
