@@ -275,9 +275,18 @@ class PostgresStore:
         return [t for t in await self.open_rows() if isinstance(t, TableRecord)]
 
     async def open_rows(
-        self, *, owners: Sequence[str] | None = None, updated_since: float | None = None
+        self,
+        *,
+        owners: Sequence[str] | None = None,
+        updated_since: float | None = None,
+        player: str | None = None,
     ) -> list[TableRecord | DamagedTable]:
         where, args = [OPEN], list[object]()
+        if player is not None:
+            args.append(player)
+            where.append(
+                f"EXISTS (SELECT 1 FROM json_array_elements(seats) s WHERE s->>'player_id' = ${len(args)})"
+            )
         if owners is not None:
             if not owners:
                 return []

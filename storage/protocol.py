@@ -155,12 +155,17 @@ class Store(Protocol):
         """When the service ``name`` was last noted alive, or None if never."""
 
     async def open_rows(
-        self, *, owners: Sequence[str] | None = None, updated_since: float | None = None
+        self,
+        *,
+        owners: Sequence[str] | None = None,
+        updated_since: float | None = None,
+        player: str | None = None,
     ) -> list[TableRecord | DamagedTable]:
         """Every open table, as ``open_tables``, and in its place a ``DamagedTable`` for each
         whose row cannot be read; with ``owners``, only those bots' tables; with
         ``updated_since``, only rows written at or after it (``updated_at >= updated_since``,
-        the store's clock). One indexed statement."""
+        the store's clock); with ``player``, only the tables where that player has a seat.
+        One statement."""
 
     async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
         """``(table_id, due_at)`` of every open table of ``owners`` that has a ``due_at``,

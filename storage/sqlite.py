@@ -255,10 +255,18 @@ class SqliteStore:
         return [t for t in await self.open_rows() if isinstance(t, TableRecord)]
 
     async def open_rows(
-        self, *, owners: Sequence[str] | None = None, updated_since: float | None = None
+        self,
+        *,
+        owners: Sequence[str] | None = None,
+        updated_since: float | None = None,
+        player: str | None = None,
     ) -> list[TableRecord | DamagedTable]:
         where: list[str] = [_OPEN]
         params: list[Any] = []
+        if player is not None:
+            where.append("EXISTS (SELECT 1 FROM json_each(tables.seats)"
+                         " WHERE json_extract(value, '$.player_id') = ?)")
+            params.append(player)
         if owners is not None:
             if not owners:
                 return []

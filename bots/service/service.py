@@ -641,10 +641,8 @@ class TableService(Records):
         """Every running match's hand of ``player_id`` (several chats at once), oldest first."""
         hands = []
         owners = sorted(self._owners.values())
-        for record in await self._store.open_rows(owners=owners):
+        for record in await self._store.open_rows(owners=owners, player=player_id):
             if isinstance(record, DamagedTable) or record.status != "running":
-                continue
-            if seat_of(record, player_id) is None:
                 continue
             live = await self._find(record.table_id)
             if live is None or live.match is None or live.record.status != "running":

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from storage import Store, TableRecord
+from storage import Seat, Store, TableRecord
 
 NewTable = Callable[..., TableRecord]
 BOT, OTHER_BOT = "tg:1", "tg:2"
@@ -60,6 +60,19 @@ async def test_open_rows_can_be_narrowed_to_bots_and_to_rows_written_since(
     assert await store.open_rows(owners=[OTHER_BOT], updated_since=first.updated_at) == [theirs]
     written = await store.update_table(first.model_copy(update={"warned": True}))
     assert await store.open_rows(owners=[BOT], updated_since=second.updated_at + 0.5) == [written]
+
+
+async def test_open_rows_can_be_narrowed_to_the_tables_a_player_sits_at(
+    store: Store, new_table: NewTable
+) -> None:
+    mine = await store.create_table(new_table(chat_id="tg:-1", owner=BOT))  # tg:42 sits here
+    others = (Seat(player_id="tg:7", name="Badr"), Seat(computer="expert", name="Computer", team=1))
+    theirs = await store.create_table(new_table(chat_id="tg:-2", owner=BOT, seats=others))
+    await store.create_table(new_table(chat_id="tg:-3", owner=BOT, status="finished"))
+    assert await store.open_rows(player="tg:42") == [mine]
+    assert await store.open_rows(owners=[BOT], player="tg:7") == [theirs]
+    assert await store.open_rows(owners=[OTHER_BOT], player="tg:42") == []
+    assert await store.open_rows(player="tg:4") == []  # not a prefix match
 
 
 async def test_claim_due_takes_due_open_tables_once_until_the_lease_runs_out(
