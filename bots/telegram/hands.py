@@ -139,11 +139,13 @@ class HandMessages:
         if from_message is not None:
             if (user, from_message) in self._retired:
                 return False  # already (about to be) a short line: it keeps what it says
-            if ref is not None and ref[1] != from_message:
+            if ref is not None and ref[1] > from_message:
                 self.line(user, from_message, content_of(render_moved(translator(lang))),
                           stamp=(hand.version,), urgent=True)
                 return False
-            if ref is None:
+            if ref is None or ref[1] != from_message:
+                # Unknown, or newer than the one noted: the bot sent it and stopped before
+                # noting it (message ids only grow in a chat), so it is the live hand.
                 self.keep(hand.table_id, key, [user, from_message, hand.version, hand.your_turn])
         web_app = self.web.mini_app_url(hand.table_id) if self.web is not None else None
         content = hand_content(hand, lang, header=header, hint=hint, web_app=web_app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bots.telegram.hands import HAND_KEY
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
 from tests.telegram.world import World, start_match, to_move
 
@@ -204,3 +205,26 @@ async def test_a_leave_press_racing_the_start_is_refused_never_a_resignation(
         assert answer is not None and answer.text == "This lobby is closed."
         table = await world.table(group)
         assert table is not None and table.running  # Badr did not resign
+
+
+async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
+    server: FakeTelegram, database: Path
+) -> None:
+    """A bot that sent a hand and stopped before noting it (killed, or another process of the
+    bot sent it) knows an older message: the newer one pressed is the live hand, not a moved one."""
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await start_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None
+        mover = to_move(table, alice, badr)
+        live = world.hand_message(mover)
+        refs = await world.basra.delivery.refs(table.table_id)
+        key = HAND_KEY + f"tg:{mover.id}"
+        assert refs.values[key][1] == live.message_id
+        refs.values[key] = [mover.id, live.message_id - 1, *refs.values[key][2:]]  # an older message
+        await world.press_verb(mover, live, "card")
+        assert world.buttons(live, "play"), live.text  # previewed where it was pressed
+        assert refs.values[key][1] == live.message_id
+        await world.press_verb(mover, live, "play")
+        assert (await world.table(group)).version == table.version + 1  # type: ignore[union-attr]
