@@ -228,7 +228,8 @@ class DiscordPlatform:
                 )
                 return Retry()
 
-        self.dispatcher.put(Write(key, lane, guarded, stamp, urgent, order, label))
+        # With several processes of the bot, its other processes edit the same messages.
+        self.dispatcher.put(Write(key, lane, guarded, stamp, urgent, order, label, table_id))
 
     def _sees_own_turn(self, notice: YourTurn) -> bool:
         """A practice player looking at a live hand needs no ping every turn."""

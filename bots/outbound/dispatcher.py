@@ -72,7 +72,8 @@ class Write:
     urgent: bool = False
     order: int = 1
     label: str = "message"
-    #: The table whose message references the write uses, if any.
+    #: The table whose message references the write uses, if any: with several processes
+    #: of the bot, a stamped write with a scope is ordered with theirs (``Shared``).
     scope: str | None = None
 
 
@@ -273,8 +274,8 @@ class Dispatcher:
                 self._overall.refund(now, overall)
 
     async def _send(self, write: Write) -> Outcome:
-        if self._shared is None or not write.stamp:
-            return await write.run()
+        if self._shared is None or not write.stamp or write.scope is None:
+            return await write.run()  # not a table's message other processes edit too
         ran, outcome = await self._shared.ordered(write.key, write.stamp, write.run, write.scope)
         if not ran:
             self.counts["stale"] += 1
