@@ -302,6 +302,21 @@ class PostgresStore:
 
         return await self._read(work)
 
+    async def closed_rows(self, owners: Sequence[str], updated_since: float) -> list[TableRecord]:
+        if not owners:
+            return []
+        sql = (
+            f"{SELECT_TABLE} WHERE owner = ANY($1::text[]) AND status IN ('finished', 'cancelled', 'expired')"
+            " AND updated_at >= $2 ORDER BY updated_at, table_id"
+        )
+
+        async def work(conn: Connection) -> list[TableRecord]:
+            rows = await conn.fetch(sql, list(owners), updated_since)
+            tables = [codec.table_or_damage(row) for row in rows]
+            return [table for table in tables if isinstance(table, TableRecord)]
+
+        return await self._read(work)
+
     async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
         if not owners:
             return []

@@ -167,6 +167,11 @@ class Store(Protocol):
         the store's clock); with ``player``, only the tables where that player has a seat.
         One statement."""
 
+    async def closed_rows(self, owners: Sequence[str], updated_since: float) -> list[TableRecord]:
+        """The tables of ``owners`` closed (finished, cancelled or expired) and written at or
+        after ``updated_since`` (the store's clock), oldest first; a row that cannot be read
+        is left out. One indexed statement."""
+
     async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
         """``(table_id, due_at)`` of every open table of ``owners`` that has a ``due_at``,
         soonest first: what a starting service arms its clocks from without loading the

@@ -282,6 +282,22 @@ class SqliteStore:
 
         return await self._read(work)
 
+    async def closed_rows(self, owners: Sequence[str], updated_since: float) -> list[TableRecord]:
+        if not owners:
+            return []
+        marks = ", ".join("?" for _ in owners)
+        sql = (
+            f"{_SELECT_TABLE} WHERE owner IN ({marks}) AND status IN ('finished', 'cancelled', 'expired')"
+            " AND updated_at >= ? ORDER BY updated_at, table_id"
+        )
+
+        async def work(conn: aiosqlite.Connection) -> list[TableRecord]:
+            rows = await conn.execute_fetchall(sql, (*owners, updated_since))
+            tables = [codec.table_or_damage(row) for row in rows]
+            return [table for table in tables if isinstance(table, TableRecord)]
+
+        return await self._read(work)
+
     async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
         if not owners:
             return []

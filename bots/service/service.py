@@ -69,6 +69,7 @@ from .views import (
     HandView,
     HintView,
     LeaderboardView,
+    LobbyEnd,
     LobbyView,
     SettingsView,
     StatsLine,
@@ -133,6 +134,7 @@ class TableService(Records):
         if not self._store.shared:
             self._sleep_until_due(await self._store.due_tables(owners))
         restored: list[LiveTable] = []
+        closed: list[TableRecord] = []
         if redeliver:
             stopped = last if last is not None and not self._store.shared else now
             since = stopped - self._config.redeliver_seconds
@@ -145,11 +147,35 @@ class TableService(Records):
                 live = await self._adopt(record)
                 if live is not None:
                     restored.append(live)
+            closed = await self._store.closed_rows(owners, since)
         self._schedule_heartbeat()
         if self._store.shared:
             self._schedule_takeover()
         for live in restored:
             await self._redeliver(live)
+        if redeliver:
+            for record in closed:
+                await self._redeliver_closed(record)
+
+    async def _redeliver_closed(self, record: TableRecord) -> None:
+        """A table that closed shortly before the stop: its last picture (the result, the
+        closed lobby) again, as the messages a stopped process may not have sent."""
+        if not self._owns(record):
+            return
+        try:
+            await self._settings_of(record.chat_id)
+            if record.version == 0:
+                reason: LobbyEnd = "expired" if record.status == "expired" else "cancelled"
+                view = viewing.lobby_view(record, LiveTable(record).rules, self._turn_seconds(record))
+                await self._deliver([LobbyClosed(view, reason, self._public_language(record.chat_id))])
+                return
+            closed, match = await self._closed_table(record.table_id)
+            for seat in closed.seats:
+                if seat.player_id is not None:
+                    await self._know_player(seat.player_id)
+            await self._deliver(self._match_notices(LiveTable(closed, match)))
+        except (BasraError, ValueError, TypeError, KeyError) as error:  # its events do not replay
+            log.error("table %s could not be drawn again: %s", record.table_id, error)
 
     async def _redeliver(self, live: LiveTable) -> None:
         async def decide() -> Decision[None]:

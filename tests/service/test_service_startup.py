@@ -107,3 +107,47 @@ async def test_a_computer_whose_turn_came_before_the_stop_plays_once_after_it(da
         resumed = await service.table(table.table_id)
         assert resumed.version > version
         assert resumed.seats[resumed.to_move or 0].player_id == ALICE.player_id
+
+
+async def test_a_match_that_ended_just_before_the_stop_shows_its_result_again(database: str) -> None:
+    clock = ManualClock()  # the stop comes right after the end: the table counts as recent
+    async with (
+        open_store(database) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
+    ):
+        lobby = await service.new_lobby("tg:-1", ALICE)
+        await service.join(lobby.table_id, BADR)
+        await service.start_match(lobby.table_id, ALICE)
+        await service.resign(lobby.table_id, BADR.player_id)
+        cancelled = await service.new_lobby("tg:-2", CARLA)
+        await service.cancel(cancelled.table_id, CARLA)
+
+    after = FakePlatform()
+    async with (
+        open_store(database) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        ended = [n for n in after.notices if isinstance(n, MatchEnded)]
+        assert [n.table_id for n in ended] == [lobby.table_id]
+        closed = [n for n in after.notices if isinstance(n, LobbyClosed)]
+        assert [(n.table_id, n.reason) for n in closed] == [(cancelled.table_id, "cancelled")]
+        assert service.table_counts() == {}
+
+
+async def test_a_match_that_ended_long_before_the_stop_is_left_as_it_is(database: str) -> None:
+    clock = later_clock()
+    async with (
+        open_store(database) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
+    ):
+        lobby = await service.new_lobby("tg:-1", ALICE)
+        await service.join(lobby.table_id, BADR)
+        await service.start_match(lobby.table_id, ALICE)
+        await service.resign(lobby.table_id, BADR.player_id)
+
+    after = FakePlatform()
+    async with (
+        open_store(database) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        assert after.notices == []

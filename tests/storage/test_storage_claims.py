@@ -75,6 +75,19 @@ async def test_open_rows_can_be_narrowed_to_the_tables_a_player_sits_at(
     assert await store.open_rows(player="tg:4") == []  # not a prefix match
 
 
+async def test_closed_rows_are_the_bots_tables_closed_since_a_moment(
+    store: Store, new_table: NewTable
+) -> None:
+    done = await store.create_table(new_table(chat_id="tg:-1", owner=BOT, status="finished"))
+    await store.create_table(new_table(chat_id="tg:-2", owner=BOT))  # still open
+    await store.create_table(new_table(chat_id="tg:-3", owner=OTHER_BOT, status="cancelled"))
+    gone = await store.create_table(new_table(chat_id="tg:-4", owner=BOT, status="expired"))
+    assert await store.closed_rows([BOT], done.updated_at) == [done, gone]
+    assert await store.closed_rows([BOT], gone.updated_at) == [gone]
+    assert await store.closed_rows([OTHER_BOT, BOT], gone.updated_at + 1) == []
+    assert await store.closed_rows([], 0.0) == []
+
+
 async def test_claim_due_takes_due_open_tables_once_until_the_lease_runs_out(
     store: Store, new_table: NewTable
 ) -> None:
