@@ -141,7 +141,7 @@ def throughput_in(database: str, processes: int, matches: int, plays: int) -> tu
 
 
 async def store_open_matches(database: str, count: int) -> None:
-    """``count`` running 1-v-1 matches, each with a few plays, written an hour ago."""
+    """``count`` running 1-v-1 matches, each with a play, written an hour ago."""
     long_ago = time.time() - 3600
     clock = ManualClock(start=long_ago)
     async with (
@@ -150,8 +150,7 @@ async def store_open_matches(database: str, count: int) -> None:
     ):
         rng = random.Random(10)
         for table_id in await open_matches(service, count, offset=500_000):
-            for _ in range(4):
-                await play_one(service, table_id, rng)
+            await play_one(service, table_id, rng)
 
 
 async def start_up(database: str) -> float:
