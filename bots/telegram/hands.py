@@ -118,7 +118,7 @@ class HandMessages:
         if not hand.table.running or (_was_turn(ref) and not hand.your_turn):
             self.keep(hand.table_id, _key(hand), None)
             self.line(ref[0], ref[1], content_of(render_played(hand, translator(lang))),
-                      stamp=(hand.version,), urgent=True)
+                      stamp=(hand.version,), urgent=True, hand=hand)
             return
         await self.show_hand(hand, lang, urgent=False)
 
@@ -141,7 +141,7 @@ class HandMessages:
                 return False  # already (about to be) a short line: it keeps what it says
             if ref is not None and ref[1] > from_message:
                 self.line(user, from_message, content_of(render_moved(translator(lang))),
-                          stamp=(hand.version,), urgent=True)
+                          stamp=(hand.version,), urgent=True, hand=hand)
                 return False
             if ref is None or ref[1] != from_message:
                 # Unknown, or newer than the one noted: the bot sent it and stopped before
@@ -170,7 +170,7 @@ class HandMessages:
             self.keep(hand.table_id, key, [user, sent.message_id, hand.version, turn or hand.your_turn])
             if current is not None and current[1] != sent.message_id:
                 self.line(user, current[1], content_of(render_moved(translator(lang))),
-                          stamp=(hand.version,))
+                          stamp=(hand.version,), hand=hand)
             warning = self._warnings.pop((hand.table_id, hand.player_id), None)
             if warning is not None:
                 await self.outbox.delete(user, warning)
@@ -180,14 +180,22 @@ class HandMessages:
                         order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
-             urgent: bool = False) -> None:
-        """A hand message becomes a short line without buttons (it is no longer the live one)."""
+             urgent: bool = False, hand: HandView | None = None) -> None:
+        """A hand message becomes a short line without buttons (it is no longer the live one).
+
+        With ``hand``: not if, by the time it goes, that very message is the live hand again
+        at a newer state (another process of the bot took it up meanwhile: a press on it
+        after its reference was lost)."""
         self._retired[(user, message_id)] = None
         self._retired.move_to_end((user, message_id))
         while len(self._retired) > _RETIRED:
             self._retired.popitem(last=False)
 
         async def run() -> Outcome:
+            if hand is not None:
+                live = (await self.refs(hand.table_id)).values.get(_key(hand))
+                if live is not None and live[1] == message_id and (live[2],) > stamp:
+                    return SKIPPED
             sent = await self.outbox.edit(user, message_id, content)
             return SKIPPED if sent.outcome is Sent_.GONE else outcome_of(sent)
 

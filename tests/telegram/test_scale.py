@@ -110,14 +110,20 @@ class Workers:
 
 
 def the_hand(server: FakeTelegram, table: Table) -> tuple[FakeUser, FakeMessage] | None:
-    """The live hand of whoever is to move: the newest hand message with card buttons, or
-    with a confirm button (a card previewed: the preview came after the player gave up
-    waiting for it)."""
-    for user in table.people:
-        for message in reversed(server.messages(server.private_chat(user), bot_only=True)):
-            if data_for(message, "card") or data_for(message, "play"):
-                return user, message
-    return None
+    """The live hand of whoever is to move: of the hand messages with card buttons (or with
+    a confirm button: a card previewed, the preview having come after the player gave up
+    waiting for it), the one sent last, since a turn comes as a new message. A hand shown
+    out of turn stays pressable too, but it is older."""
+    found = [
+        (message.versions[0].at, message.message_id, user, message)
+        for user in table.people
+        for message in server.messages(server.private_chat(user), bot_only=True)
+        if data_for(message, "card") or data_for(message, "play")
+    ]
+    if not found:
+        return None
+    _, _, user, message = max(found, key=lambda f: (f[0], f[1]))
+    return user, message
 
 
 def ended(server: FakeTelegram, table: Table) -> bool:
