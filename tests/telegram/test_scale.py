@@ -6,9 +6,9 @@ once, every match must have reached its end, and no message may ever have gone b
 older state.
 
 Needs a PostgreSQL server (``BASRA_TEST_POSTGRES``) and ``BASRA_KILL_TEST=1``: it takes
-two to five minutes, and it does not pass every time yet (a practice match sometimes
-loses its player's live hand under the kills: the player is left with no hand to press,
-while the stored match waits for them), so it is not part of the suite's run.
+two to five minutes, and it does not pass every time yet (now and then a player is left
+without a live hand to press under the kills, and their match ends by its turn clock
+instead of its target), so it is not part of the suite's run.
 """
 
 from __future__ import annotations
