@@ -21,7 +21,7 @@ from discord import app_commands
 from storage import Store, open_store
 
 from ..metrics import Metrics, MetricsServer
-from ..outbound import Shared
+from ..outbound import share
 from ..service import Clock, ServiceConfig, SystemClock, TableService
 from ..web import WebTable
 from . import limits
@@ -108,10 +108,7 @@ class BasraBot(discord.Client):
             raise RuntimeError("the bot started without knowing its application id")
         self.platform.owner = f"{self.platform.name}:{me}"
         if self.store.shared:  # other processes (shards) of this bot edit the same messages
-            self.platform.messages.shared = True
-            self.platform.dispatcher.share(Shared(self.store, self.platform.owner,
-                                                  prepare=self.platform.messages.reload,
-                                                  settle=self.platform.messages.flush))
+            share(self.platform.dispatcher, self.platform.messages, self.store, self.platform.owner)
         platform = self.web.platform(self.platform) if self.web is not None else self.platform
         self._service = TableService(
             self.store, [platform], clock=self.clock, config=self.options.config

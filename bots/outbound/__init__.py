@@ -13,7 +13,7 @@ one database share its budgets and its messages' order (``Shared``).
 
 from .budget import Budget, Limit, padded
 from .dispatcher import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
-from .shared import Shared
+from .shared import Shared, share
 
 __all__ = [
     "FAILED",
@@ -27,4 +27,5 @@ __all__ = [
     "Shared",
     "Write",
     "padded",
+    "share",
 ]

@@ -361,16 +361,14 @@ class Runner:
         On a store shared with other processes the lock is also held across them
         (``Store.hold``), and the table is read again under it, so each decision is made
         on the latest state whichever process took the last action."""
-        async with live.lock:
-            if self._store.shared:
-                async with self._store.hold(live.table_id):
-                    await self._refresh(live)
-                    await self._settings_again(live.record.chat_id)
-                    value, notices = await decide()
-                    await self._deliver(notices)
-            else:
-                value, notices = await decide()
-                await self._deliver(notices)
+        shared = self._store.shared
+        held = self._store.hold(live.table_id) if shared else contextlib.nullcontext()
+        async with live.lock, held:
+            if shared:
+                await self._refresh(live)
+                await self._settings_again(live.record.chat_id)
+            value, notices = await decide()
+            await self._deliver(notices)
         if committed is not None:
             await _acknowledged(committed)
         return value

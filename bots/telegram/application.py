@@ -34,7 +34,7 @@ from core import Match, Rules
 from storage import Store, open_store
 
 from ..metrics import Metrics, MetricsServer
-from ..outbound import Shared
+from ..outbound import share
 from ..service import Clock, ServiceConfig, TableService
 from ..web import WebTable
 from .commands import register_commands
@@ -164,10 +164,7 @@ class BasraTelegram:
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
         if self.store.shared:  # other processes of this bot send through the same token
-            self.delivery.messages.shared = True
-            self.dispatcher.share(Shared(self.store, self.delivery.owner,
-                                         prepare=self.delivery.messages.reload,
-                                         settle=self.delivery.messages.flush))
+            share(self.dispatcher, self.delivery.messages, self.store, self.delivery.owner)
         platform = self.web.platform(self.delivery) if self.web is not None else self.delivery
         self._service = TableService(
             self.store, [platform], clock=self.clock, config=self.config, rng=self.rng,

@@ -32,6 +32,7 @@ from tests.fakes.telegram_push import WebhookPush
 from tests.storage.backends import postgres_schema
 from tests.telegram.live import never_older
 from tests.telegram.test_process import Process, data_for, until
+from tests.telegram.test_webhook import free_port
 
 __all__ = ["postgres_schema"]
 
@@ -45,13 +46,6 @@ async def finished_in(store: Store, chat: str, owner: str) -> list[str]:
     """The id of the chat's last finished table of the bot ``owner``, if any."""
     table = await store.last_finished_table(chat, owner)
     return [table.table_id] if table is not None else []
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def listening(port: int) -> bool:
