@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import select
 import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +28,10 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from bots.i18n import translator
+from bots.terminal.texts import CONTINUE, PROMPT
 from core import compiled
+from tests.terminal.players import CHOICE, choose
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTALLED = ("core", "bots", "storage", "setup.py", "pyproject.toml", "README.md")
@@ -71,6 +76,44 @@ class Install:
         env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
         return subprocess.run([str(bin_dir / program), *args], cwd=self.venv.parent, env=env, input=stdin,
                               capture_output=True, text=True, timeout=120, check=False)
+
+
+    def play(self, *args: str, **settings: str) -> tuple[int, str, str]:
+        """``basra play`` through pipes, answered as a person reading it would: confirm
+        when offered, else the first choice, and go on after each round's points.
+        Its exit status, what it printed and its standard error."""
+        bin_dir = self.venv / "bin"
+        env = environment(**settings) | {"PYTHONUNBUFFERED": "1"}
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+        t = translator("en")
+        prompt, go_on = t.gettext(PROMPT), t.gettext(CONTINUE)
+        errors = self.venv.parent / "play.stderr"
+        with errors.open("w") as stderr, subprocess.Popen(
+            [str(bin_dir / "basra"), "play", *args], cwd=self.venv.parent, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        ) as program:
+            assert program.stdin is not None and program.stdout is not None
+            out, answered, deadline = b"", 0, time.monotonic() + 120
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([program.stdout], [], [], 1)
+                if not ready:
+                    continue
+                data = os.read(program.stdout.fileno(), 65536)
+                if not data:
+                    break
+                out += data
+                screen = out.decode("utf-8", "replace")
+                if len(screen) > answered and screen.rstrip().endswith((prompt, go_on)):
+                    answered = len(screen)
+                    choices = CHOICE.findall(screen[screen.rfind("\n[") :])
+                    answer = choose(choices) if choices and screen.rstrip().endswith(prompt) else ""
+                    program.stdin.write(answer.encode() + b"\n")
+                    program.stdin.flush()
+            else:
+                program.kill()
+            program.stdin.close()
+            code = program.wait(timeout=30)
+        return code, out.decode(), errors.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -139,11 +182,11 @@ def test_a_whole_match_plays_and_the_program_says_in_one_line_that_the_engine_is
     uncompiled: Install,
 ) -> None:
     database = uncompiled.venv.parent / "basra.sqlite3"
-    done = uncompiled.run("basra", "play", "--lang", "en", stdin="1\n" * 3000,
-                          BASRA_DATABASE=str(database), BASRA_COMPUTER_DELAY="0")
-    assert done.returncode == 0, done.stderr
-    assert "The match is over" in done.stdout
-    [line] = done.stderr.splitlines()
+    code, screen, errors = uncompiled.play("--lang", "en", BASRA_DATABASE=str(database),
+                                           BASRA_COMPUTER_DELAY="0")
+    assert code == 0, errors
+    assert "The match is over" in screen, screen[-2000:]
+    [line] = errors.splitlines()
     assert line.startswith("basra: the engine is not compiled (no working C compiler: ")
     assert "/bin/false" in line and "install basra again to compile it" in line
 
