@@ -176,8 +176,10 @@ class HandMessages:
                 await self.outbox.delete(user, warning)
             return outcome_of(sent)
 
-        return self.put(key, user, run, stamp=(hand.version,), urgent=urgent,
-                        order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
+        # The write names the table too: its stamp is the table's version, and the player's
+        # next match starts again from 1.
+        return self.put(("hand", hand.table_id, hand.player_id), user, run, stamp=(hand.version,),
+                        urgent=urgent, order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
              urgent: bool = False, hand: HandView | None = None) -> None:
