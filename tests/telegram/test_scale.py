@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from bots.render import Action
+from bots.render.actions import PREFIX
 from bots.service.runner import fold
 from storage import ChatSettings, Store, open_store
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -140,6 +141,19 @@ async def stored_state(database: str, table_id: str) -> str:
     return f"{dict(row) if row else None} {[tuple(k) for k in kinds]}"
 
 
+def private_view(server: FakeTelegram, table: Table) -> list[str]:
+    """Each person's last private messages, for a stuck match: id, edits, the buttons' verbs
+    and versions, the first words (the test's own chats: nobody else sees this)."""
+    lines = []
+    for user in table.people:
+        for message in server.messages(server.private_chat(user), bot_only=True)[-4:]:
+            verbs = [f"{(a := Action.decode(data)).verb}@{a.version}" for data in message.button_data()
+                     if data.startswith(PREFIX + "|")]
+            lines.append(f"{user.first_name} #{message.message_id} ×{len(message.versions)} "
+                         f"{verbs} {message.text[:40]!r}")
+    return lines
+
+
 async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: float,
                database: str = "") -> None:
     """Play the group's match to its end as people do: a card, its preview, the confirm;
@@ -150,7 +164,8 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
             state = await stored_state(database, table.acknowledged[-1][0]) if table.acknowledged else ""
             raise AssertionError(
                 f"the match in {table.group.title or 'private'} did not end: {shown}; "
-                f"refused: {table.refusals[-5:]}; {table.presses} presses; stored: {state}"
+                f"refused: {table.refusals[-5:]}; {table.presses} presses; stored: {state}; "
+                f"private: {private_view(server, table)}"
             )
         found = the_hand(server, table)
         if found is None:
