@@ -84,9 +84,16 @@ RETURNING granted, stamps
 # Arrays compare element by element, a prefix first, as Python's tuples do.
 _ADVANCE_MARK: Final = """
 INSERT INTO marks AS m (key, stamp) VALUES ($1, $2::bigint[])
-ON CONFLICT (key) DO UPDATE SET stamp = excluded.stamp WHERE m.stamp <= excluded.stamp
+ON CONFLICT (key) DO UPDATE SET stamp = excluded.stamp, touched = excluded.touched
+    WHERE m.stamp <= excluded.stamp
 RETURNING true
 """
+_NOW: Final = "extract(epoch FROM clock_timestamp())"
+# A window's stamps are the callers' clocks (wall-clock time, as the database's).
+_FORGET_WINDOWS: Final = (
+    f"DELETE FROM rate_windows WHERE coalesce(stamps[cardinality(stamps)], 0) < {_NOW} - $1"
+)
+_FORGET_MARKS: Final = f"DELETE FROM marks WHERE touched < {_NOW} - $1"
 _HOLD_KEY: Final = "hashtextextended('basra hold ' || current_schema() || ' ' || $1, 0)"
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
@@ -401,6 +408,14 @@ class PostgresStore:
             return bool(await conn.fetchval(_ADVANCE_MARK, key, list(stamp)))
 
         return await self._read(work)  # one statement: its own transaction
+
+    async def forget_idle(self, idle: float) -> int:
+        async def work(conn: Connection) -> int:
+            windows = await conn.execute(_FORGET_WINDOWS, idle)
+            marks = await conn.execute(_FORGET_MARKS, idle)
+            return sum(int(status.rpartition(" ")[2]) for status in (windows, marks))
+
+        return await self._write(work)
 
     # Event log ---------------------------------------------------------------
 

@@ -214,6 +214,12 @@ class Store(Protocol):
         for every process on this database: True if the mark is now ``stamp`` (it was older,
         equal, or unset), False if it is newer (compared as sequences, as tuples are)."""
 
+    async def forget_idle(self, idle: float) -> int:
+        """Forget the rate windows and marks not used for ``idle`` seconds (on the
+        database's clock): a window whose last call is that old holds nothing any more, and
+        a message not edited for that long is not edited again. Returns how many went.
+        A store that keeps them in its process bounds them there and forgets nothing here."""
+
     async def set_aside(self, table_id: str) -> None:
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),
         whatever its row holds; nothing else of it changes."""

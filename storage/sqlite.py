@@ -354,6 +354,9 @@ class SqliteStore:
     async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
         return self._marks.advance(key, tuple(stamp))
 
+    async def forget_idle(self, idle: float) -> int:
+        return 0  # kept in this process, and bounded there (``storage.keyed``)
+
     async def set_aside(self, table_id: str) -> None:
         async def work(conn: aiosqlite.Connection) -> None:
             await conn.execute(

@@ -93,6 +93,10 @@ TURN_SECONDS_RANGE = (10, 3600)
 HINT_LEVEL = "strong"
 #: A closed table's row is written by reference writes only; they may meet.
 REMEMBER_RETRIES = 3
+#: How often a process on a shared store forgets the rate windows and message marks nobody
+#: used for ``IDLE_FOR`` seconds (``Store.forget_idle``).
+FORGET_EVERY = 3600.0
+IDLE_FOR = 24 * 3600.0
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +116,8 @@ class TableService(Records):
 
     _heartbeat: Timer | None = None
     _takeover: Timer | None = None
+    #: When this process last forgot the shared rate windows and marks nobody uses.
+    _forgot_at: float | None = None
 
     # -- life cycle ------------------------------------------------------------
 
@@ -187,6 +193,19 @@ class TableService(Records):
 
         await self._run(live, decide)
 
+    async def _forget_idle(self) -> None:
+        """Once every ``FORGET_EVERY`` seconds, the shared rate windows and message marks
+        nobody used for ``IDLE_FOR`` go (a few per match would otherwise stay for good)."""
+        now = self._clock.now()
+        if self._forgot_at is None:
+            self._forgot_at = now  # not at every start: a restarted process waits its turn
+        if now - self._forgot_at < FORGET_EVERY:
+            return
+        self._forgot_at = now
+        forgotten = await self._store.forget_idle(IDLE_FOR)
+        if forgotten:
+            log.info("forgot %d idle rate windows and message marks", forgotten)
+
     def _schedule_takeover(self) -> None:
         self._takeover = self._clock.call_at(self._clock.now() + self._config.poll_seconds, self._poll)
 
@@ -195,6 +214,10 @@ class TableService(Records):
             await self._take_over()
         except StorageError:
             log.exception("looking for overdue timed work failed")
+        try:
+            await self._forget_idle()
+        except StorageError:
+            log.exception("forgetting idle rate windows and marks failed")
         finally:
             if self._heartbeat is not None:
                 self._schedule_takeover()

@@ -130,3 +130,18 @@ async def test_when_a_process_dies_the_other_runs_out_its_turn_clocks(pair: Pair
     ended = [n for n in pair.platforms[1].notices if isinstance(n, MatchEnded)]
     assert [n.table_id for n in ended] == [lobby.table_id]
     assert (await second.table(lobby.table_id)).status == "finished"
+
+
+async def test_the_poller_forgets_idle_windows_and_marks_now_and_then(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bots.service import service as module
+
+    store = pair.stores[0]
+    assert await store.advance_mark("msg", (5,))
+    monkeypatch.setattr(module, "IDLE_FOR", 0.0)  # anything unused counts as idle
+    monkeypatch.setattr(module, "FORGET_EVERY", 20.0)  # (an hour in production)
+    await pair.clock.advance(15)
+    assert not await store.advance_mark("msg", (4,))  # not yet FORGET_EVERY since the start
+    await pair.clock.advance(6)
+    assert await store.advance_mark("msg", (4,))  # forgotten: a lower stamp goes again

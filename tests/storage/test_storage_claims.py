@@ -4,6 +4,7 @@ locks on a key, and rate budgets shared by every process on the database."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 import pytest
@@ -188,3 +189,16 @@ async def test_a_mark_only_moves_forward(store: Store) -> None:
     assert await store.advance_mark("msg", (3, 1, 0))  # longer, as tuples compare
     assert not await store.advance_mark("msg", (3, 1))
     assert await store.advance_mark("other", (0,))
+
+
+async def test_idle_windows_and_marks_are_forgotten_and_live_ones_kept(store: Store) -> None:
+    assert await store.advance_mark("msg", (5,))
+    assert await store.take_window("chat", 1, 1.0, time.time()) == 0.0
+    assert await store.forget_idle(3600.0) == 0  # both were used just now
+    assert not await store.advance_mark("msg", (4,))
+    if not store.shared:
+        return  # kept in the process, and bounded there: nothing to forget in the database
+    await asyncio.sleep(0.05)
+    assert await store.forget_idle(0.01) == 2
+    assert await store.advance_mark("msg", (4,))  # a message not edited for that long
+    assert await store.take_window("chat", 1, 1.0, time.time()) == 0.0
