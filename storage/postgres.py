@@ -13,6 +13,7 @@ never take every connection the store's reads and writes need.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -89,6 +90,7 @@ ON CONFLICT (key) DO UPDATE SET stamp = excluded.stamp, touched = excluded.touch
 RETURNING true
 """
 _NOW: Final = "extract(epoch FROM clock_timestamp())"
+_CHANNEL: Final = "basra_tables"  # migration 005's trigger notifies it
 # A window's stamps are the callers' clocks (wall-clock time, as the database's).
 _FORGET_WINDOWS: Final = (
     f"DELETE FROM rate_windows WHERE coalesce(stamps[cardinality(stamps)], 0) < {_NOW} - $1"
@@ -408,6 +410,58 @@ class PostgresStore:
             return bool(await conn.fetchval(_ADVANCE_MARK, key, list(stamp)))
 
         return await self._read(work)  # one statement: its own transaction
+
+    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
+        return self._changes(on_change)
+
+    @contextlib.asynccontextmanager
+    async def _changes(self, on_change: Callable[[str | None], None]) -> AsyncIterator[None]:
+        # One connection of its own listens; if it is lost, another is opened, and since
+        # changes may have gone unheard meanwhile, ``on_change(None)`` says so.
+        self._open_pool(self._pool)
+        lost = asyncio.Event()
+
+        def heard(_conn: Any, _pid: int, _channel: str, payload: object) -> None:
+            schema, _, table_id = str(payload).partition(" ")
+            if schema == ours:
+                on_change(table_id)
+
+        ours = ""
+
+        async def connect() -> asyncpg.Connection[asyncpg.Record]:
+            nonlocal ours
+            conn = await asyncpg.connect(self.url, timeout=self._connect_timeout,
+                                         server_settings=self._server_settings)
+            ours = str(await conn.fetchval("SELECT current_schema()"))
+            conn.add_termination_listener(lambda _conn: lost.set())
+            await conn.add_listener(_CHANNEL, heard)
+            return conn
+
+        async with self._failing("listening to"):
+            conn = await connect()
+
+        async def keep_listening() -> None:
+            nonlocal conn
+            while True:
+                await lost.wait()
+                await asyncio.sleep(1.0)
+                try:
+                    conn = await connect()
+                except (*_FAILURES, OSError) as error:
+                    log.warning("listening to %s again failed: %s", self.where, self._say(error))
+                    continue
+                lost.clear()
+                on_change(None)
+
+        keeper = asyncio.get_running_loop().create_task(keep_listening())
+        try:
+            yield
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+            with contextlib.suppress(*_FAILURES, OSError):
+                await conn.close()
 
     async def forget_idle(self, idle: float) -> int:
         async def work(conn: Connection) -> int:

@@ -7,7 +7,7 @@ effects or none, and returns only after the commit is durable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Any, Protocol, Self
@@ -213,6 +213,13 @@ class Store(Protocol):
         """Move the mark of ``key`` (a message's) to ``stamp`` unless it holds a newer one,
         for every process on this database: True if the mark is now ``stamp`` (it was older,
         equal, or unset), False if it is newer (compared as sequences, as tuples are)."""
+
+    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
+        """``async with store.changes(on_change):`` calls ``on_change(table_id)`` whenever a
+        process on this database commits a new version or status of a table (this one
+        too), and ``on_change(None)`` when changes may have gone unheard (the database
+        connection was lost and opened again). On a store of one process (SQLite), which
+        knows its own changes, it calls nothing."""
 
     async def forget_idle(self, idle: float) -> int:
         """Forget the rate windows and marks not used for ``idle`` seconds (on the

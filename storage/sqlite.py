@@ -12,6 +12,7 @@ back whole, whatever happens to its caller.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -353,6 +354,9 @@ class SqliteStore:
 
     async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
         return self._marks.advance(key, tuple(stamp))
+
+    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
+        return contextlib.nullcontext()  # one process: it knows what it changed
 
     async def forget_idle(self, idle: float) -> int:
         return 0  # kept in this process, and bounded there (``storage.keyed``)

@@ -9,6 +9,7 @@ URL), dropped after it: far faster than a database per test.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator
@@ -66,6 +67,19 @@ def in_schema(url: str, schema: str) -> str:
 @pytest.fixture
 async def postgres_schema() -> AsyncIterator[str]:
     """A URL to a new, empty schema on the test server, dropped afterwards."""
+    async with new_schema() as url:
+        yield url
+
+
+@pytest.fixture
+async def another_postgres_schema() -> AsyncIterator[str]:
+    """A second schema, for what must not be seen across schemas."""
+    async with new_schema() as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def new_schema() -> AsyncIterator[str]:
     url = await server_url()
     schema = f"test_{uuid.uuid4().hex[:12]}"
     conn = await asyncpg.connect(url)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from storage import Seat, Store, TableRecord, open_store
-from tests.storage.backends import database, postgres_schema
+from tests.storage.backends import another_postgres_schema, database, postgres_schema
 
-__all__ = ["database", "postgres_schema"]
+__all__ = ["another_postgres_schema", "database", "postgres_schema"]
 
 
 def pytest_configure(config: pytest.Config) -> None:

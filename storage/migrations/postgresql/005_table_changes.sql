@@ -1,0 +1,14 @@
+-- Every process hears when a table moves (a play, a start, an end), whichever process
+-- wrote it: a notification on the channel basra_tables carrying "<schema> <table id>",
+-- sent when the writing transaction commits (Store.changes). A row written without a new
+-- version or status (message references, claims) says nothing.
+CREATE FUNCTION basra_table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('basra_tables', TG_TABLE_SCHEMA || ' ' || NEW.table_id);
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER tables_changed AFTER UPDATE ON tables FOR EACH ROW
+    WHEN (OLD.version IS DISTINCT FROM NEW.version OR OLD.status IS DISTINCT FROM NEW.status)
+    EXECUTE FUNCTION basra_table_changed();

@@ -1,0 +1,73 @@
+"""``Store.changes``: every process on a shared database hears each new version or status
+of a table, whichever process wrote it; a store of one process hears nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import asyncpg
+
+from storage import Store, TableRecord, open_store
+
+
+async def heard_within(heard: list[str | None], count: int, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if len(heard) >= count:
+            return
+        await asyncio.sleep(0.02)
+
+
+async def test_a_new_version_or_status_is_heard_by_every_process(
+    store: Store, database: str, new_table: Callable[..., TableRecord]
+) -> None:
+    table = await store.create_table(new_table())
+    heard: list[str | None] = []
+    async with open_store(database) as other, other.changes(heard.append):
+        written = await store.append_events(table.table_id, 0, [{"kind": "play"}])
+        refs = written.model_copy(update={"message_refs": {"table": [1, 2]}})
+        written = await store.update_table(refs)  # references only: not a change of the table
+        await store.update_table(written.model_copy(update={"status": "finished"}))
+        await heard_within(heard, 2)
+        await asyncio.sleep(0.2)  # and nothing more comes
+    if store.shared:
+        assert heard == [table.table_id, table.table_id]
+    else:
+        assert heard == []  # one process knows what it changed itself
+
+
+async def test_another_schema_s_tables_are_not_heard(
+    postgres_schema: str, another_postgres_schema: str, new_table: Callable[..., TableRecord]
+) -> None:
+    heard: list[str | None] = []
+    async with (
+        open_store(postgres_schema) as store,
+        open_store(another_postgres_schema) as elsewhere,
+        elsewhere.changes(heard.append),
+    ):
+        table = await store.create_table(new_table())
+        await store.append_events(table.table_id, 0, [{"kind": "play"}])
+        await asyncio.sleep(0.3)
+    assert heard == []
+
+
+async def test_a_lost_listening_connection_is_opened_again_and_says_changes_went_unheard(
+    postgres_schema: str, new_table: Callable[..., TableRecord]
+) -> None:
+    heard: list[str | None] = []
+    async with open_store(postgres_schema) as store, store.changes(heard.append):
+        table = await store.create_table(new_table())
+        conn = await asyncpg.connect(postgres_schema)
+        try:
+            killed = await conn.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE query LIKE 'LISTEN %basra_tables%' AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await conn.close()
+        assert killed >= 1
+        await heard_within(heard, 1)
+        assert heard == [None]  # listening again: what happened meanwhile went unheard
+        await store.append_events(table.table_id, 0, [{"kind": "play"}])
+        await heard_within(heard, 2)
+    assert heard == [None, table.table_id]
