@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Any, Self
 
@@ -1020,6 +1022,13 @@ class TableService(Records):
                 if attempt + 1 == REMEMBER_RETRIES:
                     raise
                 # another reference was kept meanwhile: read the row again
+
+    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
+        """While inside, ``on_change(table_id)`` hears of every new version or status of a
+        table that any process of these bots commits, and ``on_change(None)`` that some may
+        have gone unheard (``Store.changes``; nothing on a store of one process, whose own
+        changes come as notices)."""
+        return self._store.changes(on_change)
 
     async def recall(self, table_id: str) -> dict[str, Any]:
         """Every reference ``remember`` kept for the table."""

@@ -5,7 +5,8 @@ Each WebSocket is a ``Page``: a seat's (its ``player_id``) or a watcher's
 ``TeedPlatform``) while the table's lock is held: it only wakes the pages of
 that table and returns. Each page has its own sender task that, once woken,
 reads the *current* view from the service (the seat's own hand, or the public
-table) and sends it if it differs from what the page shows: a page always
+table) and sends it if it differs from what the page shows. What the bot's other
+processes commit (a shared database) wakes the pages through ``changed``. A page always
 ends on the latest state, a burst of plays costs one frame, and the chat's
 delivery never waits for a browser. A seat's frame is made only from that
 seat's ``HandView`` and sent only to sockets logged in as that seat.
@@ -92,6 +93,14 @@ class WebHub:
                 self._langs[notice.table_id] = notice.lang
         if notices:
             for page in self._pages.get(notices[0].table_id, ()):
+                page.woken.set()
+
+    def changed(self, table_id: str | None) -> None:
+        """Another process committed a change of the table (None: of any table, perhaps):
+        its pages read their views again (``TableService.changes``)."""
+        tables = [table_id] if table_id is not None else list(self._pages)
+        for each in tables:
+            for page in self._pages.get(each, ()):
                 page.woken.set()
 
     def language(self, player_id: str | None, table_id: str, fallback: str) -> str:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
+
+from storage import StorageError
 
 from ..service import Clock, HandView, Notice, Platform, TableService
 from .auth import Gate, derived_secret
@@ -13,6 +17,8 @@ from .server import WebServer
 
 if TYPE_CHECKING:
     from ..settings import BasraSettings
+
+log = logging.getLogger(__name__)
 
 
 class TeedPlatform:
@@ -44,6 +50,7 @@ class WebTable:
         self.gate = Gate(secret, bot_token=bot_token, max_age=max_age, clock=clock)
         self.hub = WebHub(clock)
         self.server = WebServer(self.gate, self.hub, host=host, port=port, language=language)
+        self._listening: contextlib.AsyncExitStack | None = None
 
     @classmethod
     def from_settings(cls, settings: BasraSettings, bot_token: str, *, telegram: bool) -> WebTable | None:
@@ -69,8 +76,18 @@ class WebTable:
 
     async def start(self) -> None:
         await self.server.start()
+        # What the bot's other processes commit (a shared database) wakes the pages too.
+        listening = contextlib.AsyncExitStack()
+        try:
+            await listening.enter_async_context(self.hub.service.changes(self.hub.changed))
+        except StorageError as error:
+            log.warning("web pages will show only this process's changes at once: %s", error)
+        self._listening = listening
 
     async def close(self) -> None:
+        if self._listening is not None:
+            await self._listening.aclose()
+            self._listening = None
         await self.server.close()
 
     # -- links ----------------------------------------------------------------------------
