@@ -66,6 +66,8 @@ class Table:
     presses: int = 0
     #: What the bot answered to confirms it refused (shown if the match gets stuck).
     refusals: list[str] = field(default_factory=list)
+    #: What the people's chats showed when no play had been acknowledged for 30 s.
+    stuck: list[str] = field(default_factory=list)
 
 
 class Workers:
@@ -158,7 +160,10 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
                database: str = "") -> None:
     """Play the group's match to its end as people do: a card, its preview, the confirm;
     a press nobody answers (its process was killed) is pressed again."""
+    progress = time.monotonic()
     while not ended(server, table):
+        if time.monotonic() - progress > 30 and not table.stuck:
+            table.stuck = [f"refused: {table.refusals[-5:]}", *private_view(server, table)]
         if time.monotonic() > give_up:
             shown = [m.text for m in server.messages(table.group, bot_only=True)][-3:]
             state = await stored_state(database, table.acknowledged[-1][0]) if table.acknowledged else ""
@@ -201,6 +206,7 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
             continue  # refused (the match moved on meanwhile): the player looks again
         action = Action.decode(confirm)
         table.acknowledged.append((action.table_id, action.version, action.card or ""))
+        progress = time.monotonic()
 
 
 @pytest.mark.skipif(os.environ.get("BASRA_KILL_TEST") != "1",
@@ -292,7 +298,7 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(
             assert len({(v, c) for _, v, c in table.acknowledged}) == len(table.acknowledged)
             # The log replays: every computer turn and every play happened once, in turn.
             match, _ = fold([e.data for e in events])
-            assert match.over, (table.group.title, record.result, [e.kind for e in events[-3:]])
+            assert match.over, (table.group.title, record.result, [e.kind for e in events[-3:]], table.stuck)
         owner = f"tg:{server.bot_user.id}"
         assert await store.open_table_for_chat(f"tg:{clocked.group.id}", owner) is None
         ended_by_clock = await finished_in(store, f"tg:{clocked.group.id}", owner)
