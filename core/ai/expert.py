@@ -21,6 +21,7 @@ import math
 
 from ..view import SeatView
 from .base import Player
+from .endgame import Deal, match_base
 from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
@@ -47,6 +48,13 @@ RESAMPLED = 8
 PROPOSALS = 3
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
+# Decisions with at most this many cards left in all hands search each guess
+# exactly to the end of the deal instead of playing it out (``endgame``); a
+# 2-player last deal, whose guess is the truth, is always searched. The
+# budget of those searches in positions visited, and the most guesses.
+SOLVE_CARDS = {2: 0, 4: 12}
+DEFAULT_NODES = {2: 30000, 4: 30000}
+MOST_SOLVED = 400
 
 
 class Expert(Player):
@@ -63,7 +71,8 @@ class Expert(Player):
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS) -> None:
+                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
+                 solve_cards: int | None = None, nodes: int | None = None) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -75,6 +84,8 @@ class Expert(Player):
         self.temperature = temperature
         self.margin = margin
         self.proposals = proposals
+        self.solve_cards = solve_cards
+        self.nodes = nodes
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -82,10 +93,16 @@ class Expert(Player):
         moves = without_wasted_points(moves, view.hand)
         if len(moves) == 1:
             return moves[0]
-        shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
-        n = len(shortlist)
+        order = [m for _, m in ranked(view, moves, self.weights)]
         sampler = Sampler(view)
+        if view.stock_count == 0 and view.players == 2:
+            return self._solved(view, sampler, order)
+        shortlist = order[: self.candidates]
+        n = len(shortlist)
         reader = Reader(view, self.temperature, self.weights)
+        solve_cards = SOLVE_CARDS[view.players] if self.solve_cards is None else self.solve_cards
+        if sum(view.hand_sizes) <= solve_cards:
+            return self._searched(view, sampler, reader, shortlist)
         queue: list[World] = []
         if self.simulations is not None:
             plays_left = 1 << 30
@@ -114,6 +131,35 @@ class Expert(Player):
                 next_check += BATCH
                 alive = self._survivors(alive, results)
         best = max(alive, key=lambda i: (sum(results[i]), -i))
+        return shortlist[best]
+
+    def _solved(self, view: SeatView, sampler: Sampler, order: list[Move]) -> Move:
+        """The last deal of a 2-player round: the other hand is the cards not
+        yet seen, so the rest of the round is searched exactly (``endgame``).
+        Of plays equally good, the one the strong player likes best."""
+        deal = Deal(sampler.world(self.rng), match_base(view))
+        best, _ = deal.best([(m.card, m.positions if m.plan else None) for m in order])
+        return order[best]
+
+    def _searched(self, view: SeatView, sampler: Sampler, reader: Reader,
+                  shortlist: list[Move]) -> Move:
+        """Each guess searched exactly to the end of the deal, every candidate
+        valued on each; the best total wins (ties to the strong player's order)."""
+        choices = [(m.card, m.positions if m.plan else None) for m in shortlist]
+        totals = [0.0] * len(choices)
+        base = match_base(view)
+        nodes_left = self.nodes or DEFAULT_NODES[view.players]
+        worlds = 0
+        queue: list[World] = []
+        while nodes_left > 0 and worlds < MOST_SOLVED:
+            if not queue:
+                queue = self._guesses(sampler, reader)
+            deal = Deal(queue.pop(), base)
+            for i, value in enumerate(deal.values(choices)):
+                totals[i] += value
+            nodes_left -= deal.nodes
+            worlds += 1
+        best = max(range(len(choices)), key=lambda i: (totals[i], -i))
         return shortlist[best]
 
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
