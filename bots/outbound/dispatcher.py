@@ -75,6 +75,10 @@ class Write:
     #: The table whose message references the write uses, if any: with several processes
     #: of the bot, a stamped write with a scope is ordered with theirs (``Shared``).
     scope: str | None = None
+    #: What such a write locks across processes while it runs: its ``key``, unless writes
+    #: of several keys may touch one message (a hand and the short lines its messages
+    #: become) and must take turns.
+    lock: Hashable | None = None
 
 
 class _Entry:
@@ -276,7 +280,7 @@ class Dispatcher:
     async def _send(self, write: Write) -> Outcome:
         if self._shared is None or not write.stamp or write.scope is None:
             return await write.run()  # not a table's message other processes edit too
-        ran, outcome = await self._shared.ordered(write.key, write.stamp, write.run, write.scope)
+        ran, outcome = await self._shared.ordered(write.key, write.stamp, write.run, write.scope, write.lock)
         if not ran:
             self.counts["stale"] += 1
             return SKIPPED

@@ -76,11 +76,14 @@ class Shared:
         stamp: tuple[int, ...],
         run: Callable[[], Awaitable[object]],
         scope: str | None = None,
+        lock: Hashable | None = None,
     ) -> tuple[bool, object]:
-        """Run a stamped write under its message's lock if no process sent a newer state
-        of it: ``(False, None)`` if one did (nothing is run), else ``(True, outcome)``."""
+        """Run a stamped write under its message's lock (``lock``'s, when given) if no
+        process sent a newer state of it: ``(False, None)`` if one did (nothing is run),
+        else ``(True, outcome)``."""
         name = f"{self._prefix}:msg:{key!r}"
-        async with self._store.hold(name):
+        held = name if lock is None else f"{self._prefix}:msg:{lock!r}"
+        async with self._store.hold(held):
             if not await self._store.advance_mark(name, stamp):
                 return False, None
             if scope is not None and self._prepare is not None:

@@ -213,8 +213,8 @@ class Delivery(HandMessages):
 
     def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
             stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-            label: str = "message", scope: str | None = None) -> bool:
-        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label, scope))
+            label: str = "message", scope: str | None = None, lock: Hashable | None = None) -> bool:
+        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label, scope, lock))
 
     def show_lobby(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, revision: int,
                    *, edit_only: bool = False) -> None:

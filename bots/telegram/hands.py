@@ -81,7 +81,7 @@ class HandMessages:
         def keep(self, table_id: str, key: str, value: Any) -> None: ...
         def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
                 stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-                label: str = "message", scope: str | None = None) -> bool: ...
+                label: str = "message", scope: str | None = None, lock: Hashable | None = None) -> bool: ...
         def _group(self, chat_id: str) -> int: ...
         def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
         async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
@@ -178,31 +178,31 @@ class HandMessages:
 
         # The write names the table too: its stamp is the table's version, and the player's
         # next match starts again from 1.
-        return self.put(("hand", hand.table_id, hand.player_id), user, run, stamp=(hand.version,),
-                        urgent=urgent, order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
+        return self.put(_write_key(hand), user, run, stamp=(hand.version,), urgent=urgent,
+                        order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
-             urgent: bool = False, hand: HandView | None = None) -> None:
-        """A hand message becomes a short line without buttons (it is no longer the live one).
-
-        With ``hand``: not if, by the time it goes, that very message is the live hand again
-        at a newer state (another process of the bot took it up meanwhile: a press on it
-        after its reference was lost)."""
+             hand: HandView, urgent: bool = False) -> None:
+        """A hand message of ``hand``'s player becomes a short line without buttons (it is no
+        longer the live one); not if, by the time it goes, that very message is the live
+        hand again at a newer state (another process of the bot took it up meanwhile: a
+        press on it after its reference was lost). With several processes it takes turns
+        with the player's hand writes (one lock), and decides on the references as they
+        are then."""
         self._retired[(user, message_id)] = None
         self._retired.move_to_end((user, message_id))
         while len(self._retired) > _RETIRED:
             self._retired.popitem(last=False)
 
         async def run() -> Outcome:
-            if hand is not None:
-                live = (await self.refs(hand.table_id)).values.get(_key(hand))
-                if live is not None and live[1] == message_id and (live[2],) > stamp:
-                    return SKIPPED
+            live = (await self.refs(hand.table_id)).values.get(_key(hand))
+            if live is not None and live[1] == message_id and (live[2],) > stamp:
+                return SKIPPED
             sent = await self.outbox.edit(user, message_id, content)
             return SKIPPED if sent.outcome is Sent_.GONE else outcome_of(sent)
 
         self.put(("line", user, message_id), user, run, stamp=stamp, urgent=urgent, order=REPLY,
-                 label="hand line")
+                 label="hand line", scope=hand.table_id, lock=_write_key(hand))
 
     def first_look(self, hand: HandView, lang: str) -> None:
         """The cards a player holds at the start, before their turn: a line without buttons
@@ -288,6 +288,12 @@ class HandMessages:
 
 def _key(hand: HandView) -> str:
     return HAND_KEY + hand.player_id
+
+
+def _write_key(hand: HandView) -> tuple[str, str, str]:
+    """The dispatcher's key of the player's hand at that table, and the lock its short
+    lines share with it."""
+    return ("hand", hand.table_id, hand.player_id)
 
 
 def _was_turn(ref: Any) -> bool:
