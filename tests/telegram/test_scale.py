@@ -298,7 +298,8 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(
             assert len({(v, c) for _, v, c in table.acknowledged}) == len(table.acknowledged)
             # The log replays: every computer turn and every play happened once, in turn.
             match, _ = fold([e.data for e in events])
-            assert match.over, (table.group.title, record.result, [e.kind for e in events[-3:]], table.stuck)
+            assert match.over, "\n".join(
+                [f"{table.group.title}: {record.result} {[e.kind for e in events[-3:]]}", *table.stuck])
         owner = f"tg:{server.bot_user.id}"
         assert await store.open_table_for_chat(f"tg:{clocked.group.id}", owner) is None
         ended_by_clock = await finished_in(store, f"tg:{clocked.group.id}", owner)
