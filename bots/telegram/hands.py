@@ -197,6 +197,7 @@ class HandMessages:
         async def run() -> Outcome:
             live = (await self.refs(hand.table_id)).values.get(_key(hand))
             if live is not None and live[1] == message_id and (live[2],) > stamp:
+                self._retired.pop((user, message_id), None)  # live again: a press on it counts
                 return SKIPPED
             sent = await self.outbox.edit(user, message_id, content)
             return SKIPPED if sent.outcome is Sent_.GONE else outcome_of(sent)
