@@ -152,7 +152,20 @@ class HandMessages:
         turn = header is not None
 
         async def run() -> Outcome:
+            # Decided again on the references as they are now (with several processes,
+            # read again under the lock this write holds).
             ref = refs.values.get(key)
+            if from_message is not None and (ref is None or ref[1] < from_message):
+                ref = [user, from_message, hand.version, hand.your_turn]
+                self.keep(hand.table_id, key, ref)
+            elif from_message is not None and ref is not None and ref[1] > from_message:
+                # A newer hand was sent meanwhile: the press shows there.
+                self.line(user, from_message, content_of(render_moved(translator(lang))),
+                          stamp=(hand.version,), urgent=True, hand=hand)
+            if ref is None and not fresh and not turn:
+                # The live hand became a short line meanwhile: none is posted out of turn
+                # (the player follows the group until their turn brings one).
+                return SKIPPED
             if ref is not None and not fresh:
                 sent = await self.outbox.edit(user, ref[1], content)
                 if sent.outcome.ok:

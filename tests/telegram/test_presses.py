@@ -228,3 +228,25 @@ async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
         assert refs.values[key][1] == live.message_id
         await world.press_verb(mover, live, "play")
         assert (await world.table(group)).version == table.version + 1  # type: ignore[union-attr]
+
+
+async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_posted_again(
+    server: FakeTelegram, database: Path
+) -> None:
+    """An edit of the live hand queued just before the hand became a short line (another
+    process of the bot: the player's play went there) posts no new hand out of turn."""
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await start_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None
+        mover = to_move(table, alice, badr)
+        live = world.hand_message(mover)
+        delivery = world.basra.delivery
+        hand = await world.basra.service.hand(table.table_id, f"tg:{mover.id}")
+        shown = len(server.messages(server.private_chat(mover), bot_only=True))
+        assert await delivery.show_hand(hand, "en", urgent=False)  # an edit of the live hand
+        delivery.keep(table.table_id, HAND_KEY + f"tg:{mover.id}", None)  # a short line now
+        await world.basra.idle()
+        assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
+        assert live.message_id == world.hand_message(mover).message_id
