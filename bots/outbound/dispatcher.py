@@ -75,9 +75,9 @@ class Write:
     #: The table whose message references the write uses, if any: with several processes
     #: of the bot, a stamped write with a scope is ordered with theirs (``Shared``).
     scope: str | None = None
-    #: What such a write locks across processes while it runs: its ``key``, unless writes
-    #: of several keys may touch one message (a hand and the short lines its messages
-    #: become) and must take turns.
+    #: What such a write locks, and whose newest state it checks, across processes: its
+    #: ``key``, unless writes of several keys touch the same messages (a hand, and the
+    #: short lines its messages become) and must take turns, never going back.
     lock: Hashable | None = None
 
 

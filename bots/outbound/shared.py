@@ -78,12 +78,13 @@ class Shared:
         scope: str | None = None,
         lock: Hashable | None = None,
     ) -> tuple[bool, object]:
-        """Run a stamped write under its message's lock (``lock``'s, when given) if no
-        process sent a newer state of it: ``(False, None)`` if one did (nothing is run),
-        else ``(True, outcome)``."""
-        name = f"{self._prefix}:msg:{key!r}"
-        held = name if lock is None else f"{self._prefix}:msg:{lock!r}"
-        async with self._store.hold(held):
+        """Run a stamped write under its message's lock if no process sent a newer state
+        of it: ``(False, None)`` if one did (nothing is run), else ``(True, outcome)``.
+        With ``lock``, the writes of every key sharing it take turns and share one mark:
+        none goes out with an older state than any of them sent."""
+        ordered_as = key if lock is None else lock
+        name = f"{self._prefix}:msg:{ordered_as!r}"
+        async with self._store.hold(name):
             if not await self._store.advance_mark(name, stamp):
                 return False, None
             if scope is not None and self._prepare is not None:

@@ -88,3 +88,16 @@ async def test_writes_of_other_locks_do_not_wait_for_each_other() -> None:
     assert log.events == ["hand starts", "table starts", "table ends"]
     gate.set()
     assert await first.idle()
+
+
+async def test_writes_sharing_a_lock_share_its_newest_state_too() -> None:
+    """A hand's message became a short line at version 7: the hand's own write of version 6,
+    late from another process, would post it again."""
+    store, log = Store(), Log()
+    first, second = processes(store)
+    first.put(log.write("line", "line of a message", (7,), lock="hand"))
+    assert await first.idle()
+    second.put(log.write("late hand", "hand", (6,), lock="hand"))
+    assert await second.idle()
+    assert log.events == ["line starts", "line ends"]
+    assert second.counts["stale"] == 1
