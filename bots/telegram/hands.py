@@ -29,7 +29,7 @@ from ..i18n import translator, user_text
 from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
 from ..render import render_turn_notice as turn_header
-from ..service import ClockWarning, HandView, HintView, YourTurn
+from ..service import ClockWarning, HandView, HintView, ServiceError, YourTurn
 from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, is_private, outcome_of
 from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
@@ -38,7 +38,7 @@ from .outbox import Outcome as Sent_
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Coroutine, Hashable
 
-    from ..outbound.refs import TableRefs
+    from ..outbound.refs import MessageRefs, TableRefs
     from ..service import TableService
     from ..web import WebTable
     from .outbox import Outbox, Sent
@@ -74,6 +74,7 @@ class HandMessages:
     if TYPE_CHECKING:  # what ``Delivery`` provides
         outbox: Outbox
         bot_username: str
+        messages: MessageRefs
 
         @property
         def service(self) -> TableService: ...
@@ -174,6 +175,10 @@ class HandMessages:
                     return outcome_of(sent)
                 if sent.outcome is not Sent_.GONE:
                     return self._hand_failed(sent.outcome, hand, outcome_of(sent))
+            if self.messages.shared and await self._moved_on(hand):
+                # Another process committed a newer state meanwhile (this one's notice was
+                # late): its own notices bring the hand, or the short line, that is due now.
+                return SKIPPED
             sent = await self.outbox.send(user, content)
             if sent.message_id is None:
                 return self._hand_failed(sent.outcome, hand, outcome_of(sent))
@@ -193,6 +198,13 @@ class HandMessages:
         # next match starts again from 1.
         return self.put(_write_key(hand), user, run, stamp=(hand.version,), urgent=urgent,
                         order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
+
+    async def _moved_on(self, hand: HandView) -> bool:
+        """Whether the table is past ``hand``'s state now, as the database holds it."""
+        try:
+            return (await self.service.table(hand.table_id)).version > hand.version
+        except ServiceError:
+            return False  # no table view (a lobby, a closed table): nothing says it moved
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
              hand: HandView, urgent: bool = False) -> None:

@@ -250,3 +250,24 @@ async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_poste
         await world.basra.idle()
         assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
         assert live.message_id == world.hand_message(mover).message_id
+
+
+async def test_a_turn_hand_that_comes_late_is_not_posted_once_the_table_moved_on(
+    server: FakeTelegram, database: Path
+) -> None:
+    """With several processes, a turn's hand can come from one of them after another already
+    took the play: it is not posted as a new hand out of turn."""
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        await start_match(world, group, alice, badr)
+        table = await world.table(group)
+        assert table is not None
+        mover = to_move(table, alice, badr)
+        delivery = world.basra.delivery
+        delivery.messages.shared = True  # references read from the table each time, as then
+        turn_hand = await world.basra.service.hand(table.table_id, f"tg:{mover.id}")
+        await world.play_any(mover)
+        shown = len(server.messages(server.private_chat(mover), bot_only=True))
+        assert await delivery.show_hand(turn_hand, "en", fresh=True)  # the late one
+        await world.basra.idle()
+        assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
