@@ -13,6 +13,14 @@ paired differences more than ``margin`` standard errors below) is dropped:
 the budget goes to the close calls. The budget is a number of simulated
 plays, so a seed reproduces every choice exactly, and a decision near the
 end of a deal, whose playouts are short, meets many more guesses.
+
+In a round's last deal the playouts give way to exact search (``endgame``).
+With 2 players the other hand is then the cards not yet seen, so the one
+guess is the truth and the rest of the round is solved outright. In 2-v-2,
+once a round of plays has shrunk the hands to 12 cards, each guess at how
+the unseen cards split over the three other hands (drawn as above) is
+solved exactly, every candidate valued on each, within a budget of
+positions visited.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import math
 from ..view import SeatView
 from .base import Player
 from .endgame import Deal, match_base
-from .inference import Reader, resample
+from .inference import Reader, Walk, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
 from .playout import Sampler, World
@@ -48,13 +56,16 @@ RESAMPLED = 8
 PROPOSALS = 3
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
-# Decisions with at most this many cards left in all hands search each guess
-# exactly to the end of the deal instead of playing it out (``endgame``); a
-# 2-player last deal, whose guess is the truth, is always searched. The
-# budget of those searches in positions visited, and the most guesses.
-SOLVE_CARDS = {2: 0, 4: 12}
-DEFAULT_NODES = {2: 30000, 4: 30000}
-MOST_SOLVED = 400
+# In a round's last deal, once at most this many cards are left in all the
+# hands, each guess is searched exactly to the end of the round instead of
+# played out (``endgame``). A 2-player last deal has one guess, the truth, and
+# is always searched. Searching earlier deals (to a value at the deal's end)
+# won fewer matches.
+SOLVE_CARDS = {2: 8, 4: 12}
+# The budget of those searches in positions visited, and the most guesses:
+# a 12-card 2-v-2 search visits about a thousand.
+DEFAULT_NODES = 20000
+MOST_SOLVED = 64
 
 
 class Expert(Player):
@@ -64,7 +75,10 @@ class Expert(Player):
     of playouts instead. ``temperature`` sets how much the other seats' plays
     this deal say about their hands (None: as closely as each seat has played
     by the strong player's judgement so far; 0: nothing, every hand equally
-    likely); ``margin`` how far behind a candidate is dropped (0: never)."""
+    likely); ``margin`` how far behind a candidate is dropped (0: never).
+    In a round's last deal, ``solve_cards`` (None: the default of the match's
+    size) is the most cards left in the hands for which each guess is searched
+    exactly, within ``nodes`` positions visited in all (None: the default)."""
 
     level = "expert"
 
@@ -72,7 +86,8 @@ class Expert(Player):
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
                  margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 solve_cards: int | None = None, nodes: int | None = None) -> None:
+                 solve_cards: int | None = None, nodes: int | None = None,
+                 walk: bool = False) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -86,6 +101,7 @@ class Expert(Player):
         self.proposals = proposals
         self.solve_cards = solve_cards
         self.nodes = nodes
+        self.walk = walk
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -95,13 +111,14 @@ class Expert(Player):
             return moves[0]
         order = [m for _, m in ranked(view, moves, self.weights)]
         sampler = Sampler(view)
-        if view.stock_count == 0 and view.players == 2:
+        solve_cards = SOLVE_CARDS[view.players] if self.solve_cards is None else self.solve_cards
+        last_deal = view.stock_count == 0 and sum(view.hand_sizes) <= solve_cards
+        if last_deal and view.players == 2:
             return self._solved(view, sampler, order)
         shortlist = order[: self.candidates]
         n = len(shortlist)
         reader = Reader(view, self.temperature, self.weights)
-        solve_cards = SOLVE_CARDS[view.players] if self.solve_cards is None else self.solve_cards
-        if sum(view.hand_sizes) <= solve_cards:
+        if last_deal:
             return self._searched(view, sampler, reader, shortlist)
         queue: list[World] = []
         if self.simulations is not None:
@@ -117,10 +134,9 @@ class Expert(Player):
         side = view.side
         worlds = 0
         next_check = FIRST_ROUND
+        walk: Walk | None = None
         while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
-            if not queue:
-                queue = self._guesses(sampler, reader)
-            world = queue.pop()
+            world, walk, queue = self._next_guess(sampler, reader, walk, queue)
             for i in alive:
                 value, plays = self._simulate(world, shortlist[i], side)
                 results[i].append(value)
@@ -148,19 +164,30 @@ class Expert(Player):
         choices = [(m.card, m.positions if m.plan else None) for m in shortlist]
         totals = [0.0] * len(choices)
         base = match_base(view)
-        nodes_left = self.nodes or DEFAULT_NODES[view.players]
+        nodes_left = self.nodes or DEFAULT_NODES
         worlds = 0
         queue: list[World] = []
+        walk: Walk | None = None
         while nodes_left > 0 and worlds < MOST_SOLVED:
-            if not queue:
-                queue = self._guesses(sampler, reader)
-            deal = Deal(queue.pop(), base)
+            world, walk, queue = self._next_guess(sampler, reader, walk, queue)
+            deal = Deal(world, base)
             for i, value in enumerate(deal.values(choices)):
                 totals[i] += value
             nodes_left -= deal.nodes
             worlds += 1
         best = max(range(len(choices)), key=lambda i: (totals[i], -i))
         return shortlist[best]
+
+    def _next_guess(self, sampler: Sampler, reader: Reader, walk: Walk | None,
+                    queue: list[World]) -> tuple[World, Walk | None, list[World]]:
+        """The next guess to play out, and the walk and queue it came from."""
+        if self.walk and reader.reads:
+            if walk is None:
+                walk = Walk(self._guesses(sampler, reader)[-1], sampler, reader)
+            return walk.next(self.rng, self.proposals), walk, queue
+        if not queue:
+            queue = self._guesses(sampler, reader)
+        return queue.pop(), walk, queue
 
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
         """The next guesses to play out: straight from the sampler when this

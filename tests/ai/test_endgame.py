@@ -126,3 +126,14 @@ def test_in_a_two_player_last_deal_the_expert_plays_a_best_play() -> None:
         chosen = [v for (c, positions), v in zip(moves, values, strict=True) if c == card and (
             positions is None if plan == 0 else positions == view.plans(card)[plan - 1].positions)]
         assert chosen and chosen[0] == pytest.approx(max(values))
+
+
+def test_in_a_two_v_two_last_deal_the_search_is_reproducible_and_legal() -> None:
+    for match in last_deals(4, 3, played=5):
+        seat = match.to_move
+        assert seat is not None
+        view = match.view(seat)
+        first = Expert(seed=4).choose(view)
+        assert Expert(seed=4).choose(view) == first
+        card, plan = first
+        assert card in view.hand and 0 <= plan <= len(view.plans(card))
