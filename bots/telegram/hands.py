@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 _RETIRED: Final = 50_000
 HAND_KEY: Final = "hand:"
+#: ``lines:<player>`` = the newest of the player's hand messages of that table that became
+#: (or is about to become) a short line: none up to it is ever the live hand again.
+LINES_KEY: Final = "lines:"
 NOTE_KEY: Final = "note:"
 
 
@@ -138,7 +141,7 @@ class HandMessages:
         refs = await self.refs(hand.table_id)
         ref = refs.values.get(key)
         if from_message is not None:
-            if (user, from_message) in self._retired:
+            if (user, from_message) in self._retired or _a_line(refs, hand, from_message):
                 return False  # already (about to be) a short line: it keeps what it says
             if ref is not None and ref[1] > from_message:
                 self.line(user, from_message, content_of(render_moved(translator(lang))),
@@ -156,6 +159,8 @@ class HandMessages:
             # Decided again on the references as they are now (with several processes,
             # read again under the lock this write holds).
             ref = refs.values.get(key)
+            if from_message is not None and _a_line(refs, hand, from_message):
+                return SKIPPED  # it became a short line meanwhile (another process)
             if from_message is not None and (ref is None or ref[1] < from_message):
                 ref = [user, from_message, hand.version, hand.your_turn]
                 self.keep(hand.table_id, key, ref)
@@ -218,6 +223,10 @@ class HandMessages:
         self._retired.move_to_end((user, message_id))
         while len(self._retired) > _RETIRED:
             self._retired.popitem(last=False)
+        known = self.messages.known(hand.table_id)
+        upto = known.values.get(LINES_KEY + hand.player_id) if known is not None else None
+        if not isinstance(upto, int) or message_id > upto:
+            self.keep(hand.table_id, LINES_KEY + hand.player_id, message_id)  # for every process
 
         async def run() -> Outcome:
             live = (await self.refs(hand.table_id)).values.get(_key(hand))
@@ -320,6 +329,16 @@ def _write_key(hand: HandView) -> tuple[str, str, str]:
     """The dispatcher's key of the player's hand at that table, and the lock its short
     lines share with it."""
     return ("hand", hand.table_id, hand.player_id)
+
+
+def _a_line(refs: TableRefs, hand: HandView, message_id: int) -> bool:
+    """Whether ``message_id`` is one of the player's hand messages that became short lines:
+    not the live one, and no newer than the newest line (message ids only grow in a chat)."""
+    live = refs.values.get(_key(hand))
+    if live is not None and live[1] == message_id:
+        return False
+    upto = refs.values.get(LINES_KEY + hand.player_id)
+    return isinstance(upto, int) and message_id <= upto
 
 
 def _was_turn(ref: Any) -> bool:

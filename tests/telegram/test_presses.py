@@ -271,3 +271,26 @@ async def test_a_turn_hand_that_comes_late_is_not_posted_once_the_table_moved_on
         assert await delivery.show_hand(turn_hand, "en", fresh=True)  # the late one
         await world.basra.idle()
         assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
+
+
+async def test_a_confirm_pressed_twice_through_another_process_leaves_the_line_too(
+    server: FakeTelegram, database: Path
+) -> None:
+    """As above, the second press reaching a process of the bot that did not make the line
+    (it knows only what the table's references say): the line is never a live hand again."""
+    alice, badr, group = players(server)
+    async with World(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        mover = to_move(table, alice, badr)
+        hand = world.hand_message(mover)
+        await world.press_verb(mover, hand, "card")
+        play = world.buttons(hand, "play")[0]
+        await world.press(mover, hand, play)
+        played = hand.text
+        world.basra.delivery._retired.clear()  # another process's memory
+        update = await world.forge(mover, hand, play)
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert
+        assert hand.text == played and not hand.button_data()
+        refs = await world.basra.delivery.refs(table.table_id)
+        assert refs.values.get(HAND_KEY + f"tg:{mover.id}") is None  # not taken up as live
