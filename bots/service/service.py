@@ -1023,6 +1023,12 @@ class TableService(Records):
                     raise
                 # another reference was kept meanwhile: read the row again
 
+    async def once(self, key: str, until: float) -> bool:
+        """True the first time any process of these bots asks for ``key`` before ``until``
+        (epoch seconds): a login or link that is good once (``Store.take_window``)."""
+        now = self._clock.now()
+        return await self._store.take_window(f"once:{key}", 1, max(until - now, 1.0), now) == 0.0
+
     def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
         """While inside, ``on_change(table_id)`` hears of every new version or status of a
         table that any process of these bots commits, and ``on_change(None)`` that some may

@@ -78,6 +78,9 @@ class Login:
     name: str
     language: str | None
     table_id: str | None = None
+    #: What makes the login good once, and until when it would be (epoch seconds): for
+    #: the bot's other processes to refuse it too (``WebServer.once``).
+    once: tuple[str, float] = ("", 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +177,9 @@ class Gate:
         player, table, nonce, lang = body.get("p"), body.get("t"), body.get("n"), body.get("l")
         if not all(isinstance(v, str) for v in (player, table, nonce)):
             raise Refused(401, "not a token")
-        self._use("d:" + str(nonce), float(body["e"]))
-        return Login(str(player), "", lang if isinstance(lang, str) else None, str(table))
+        once = ("d:" + str(nonce), float(body["e"]))
+        self._use(*once)
+        return Login(str(player), "", lang if isinstance(lang, str) else None, str(table), once)
 
     def watch_link(self, table_id: str) -> str:
         """A watching token for the table: the same all day (a table message edited all
@@ -217,10 +221,11 @@ class Gate:
             raise Refused(401, "dated in the future")
         if now - auth_date > self.max_age:
             raise Refused(401, "expired")
-        self._use("tg:" + expected, auth_date + self.max_age)
+        once = ("tg:" + expected, auth_date + self.max_age)
+        self._use(*once)
         name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
         language = user.get("language_code")
-        return Login(f"tg:{user_id}", name, language if isinstance(language, str) else None)
+        return Login(f"tg:{user_id}", name, language if isinstance(language, str) else None, once=once)
 
     def _use(self, key: str, until: float) -> None:
         now = self._clock()

@@ -24,6 +24,7 @@ import contextlib
 import json
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any, Final
 
@@ -66,6 +67,9 @@ class WebServer:
         self._static = {name: _asset(name).encode() for name in STATIC}
         self._page = _asset("table.html")
         self._sockets: set[web.WebSocketResponse] = set()
+        #: True the first time any process of the bot is shown a login's ``once`` key
+        #: (``TableService.once``); None: this process's memory alone (``Gate``).
+        self.once: Callable[[str, float], Awaitable[bool]] | None = None
 
     @property
     def service(self) -> TableService:
@@ -169,6 +173,8 @@ class WebServer:
 
     async def _seat(self, login: Login, table_id: str) -> str:
         """A session for the login's own seat at the table (NotSeated: not theirs)."""
+        if self.once is not None and login.once[0] and not await self.once(*login.once):
+            raise Refused(403, "this login was used already")  # by another process
         try:
             hand = await self.service.hand(table_id, login.player_id)
         except MatchOver as over:

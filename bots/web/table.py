@@ -76,6 +76,7 @@ class WebTable:
 
     async def start(self) -> None:
         await self.server.start()
+        self.server.once = self.hub.service.once  # a login is good once in every process
         # What the bot's other processes commit (a shared database) wakes the pages too.
         listening = contextlib.AsyncExitStack()
         try:

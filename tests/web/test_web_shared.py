@@ -1,15 +1,20 @@
-"""A page served by one bot process follows what another process commits at once, when
-both run on one PostgreSQL database (``Store.changes``)."""
+"""Web tables of two bot processes on one PostgreSQL database: a page served by one follows
+what the other commits at once (``Store.changes``), and a login good once is good once in
+all of them."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
-from contextlib import AsyncExitStack
+import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import aiohttp
 
 from bots.service import ServiceConfig, TableService
-from bots.web import WebTable
+from bots.web import WebTable, signed_init_data
 from bots.web.hub import Page
 from storage import open_store
 from tests.service.helpers import ALICE, BADR, FakePlatform
@@ -59,3 +64,42 @@ async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_
             await asyncio.sleep(0.02)
         assert int(str(frames[-1]["version"])) > table.version, frames[-1]
         assert web.hub.sent == len(frames)
+
+
+TOKEN = "123456:" + "A" * 35
+
+
+@asynccontextmanager
+async def two_processes(url: str) -> AsyncIterator[tuple[list[TableService], list[WebTable]]]:
+    async with AsyncExitStack() as stack:
+        services, webs = [], []
+        for n in range(2):
+            store = await stack.enter_async_context(open_store(url))
+            service = TableService(store, [FakePlatform()], config=CONFIG, rng=random.Random(n))
+            services.append(await stack.enter_async_context(service))
+            web = WebTable("https://basra.example.org", secret=b"s" * 32, bot_token=TOKEN)
+            web.connect(service)
+            await web.start()
+            stack.push_async_callback(web.close)
+            webs.append(web)
+        yield services, webs
+
+
+async def test_a_mini_app_login_used_on_one_process_is_refused_on_another(postgres_schema: str) -> None:
+    async with two_processes(postgres_schema) as (services, webs), aiohttp.ClientSession() as http:
+        lobby = await services[0].new_lobby("tg:-1", ALICE)
+        await services[0].join(lobby.table_id, BADR)
+        await services[0].start_match(lobby.table_id, ALICE)
+
+        async def log_in(web: WebTable, init_data: str) -> int:
+            body = {"telegram": init_data, "table": lobby.table_id}
+            async with http.post(f"http://127.0.0.1:{web.server.port}/api/login", json=body) as answer:
+                return answer.status
+
+        alice = {"id": 1, "first_name": "Alice"}
+        init_data = signed_init_data(TOKEN, alice, int(time.time()))
+        assert await log_in(webs[0], init_data) == 200
+        assert await log_in(webs[1], init_data) == 403  # the same one again, elsewhere
+        assert await log_in(webs[0], init_data) == 403
+        later = signed_init_data(TOKEN, alice, int(time.time()), query_id="AAHlater")
+        assert await log_in(webs[1], later) == 200  # a new one is good there
