@@ -68,6 +68,9 @@ class Table:
     refusals: list[str] = field(default_factory=list)
     #: What the people's chats showed when no play had been acknowledged for 30 s.
     stuck: list[str] = field(default_factory=list)
+    #: People told it is someone else's turn: they wait for the next play (user id: the
+    #: number of plays acknowledged when they were told).
+    waiting: dict[int, int] = field(default_factory=dict)
 
 
 class Workers:
@@ -111,10 +114,12 @@ def the_hand(server: FakeTelegram, table: Table) -> tuple[FakeUser, FakeMessage]
     """The live hand of whoever is to move: of the hand messages with card buttons (or with
     a confirm button: a card previewed, the preview having come after the player gave up
     waiting for it), the one sent last, since a turn comes as a new message. A hand shown
-    out of turn stays pressable too, but it is older."""
+    out of turn stays pressable too, but it is older; and someone told that it is another's
+    turn waits for the next play before pressing again."""
     found = [
         (message.versions[0].at, message.message_id, user, message)
         for user in table.people
+        if table.waiting.get(user.id) != len(table.acknowledged)
         for message in server.messages(server.private_chat(user), bot_only=True)
         if data_for(message, "card") or data_for(message, "play")
     ]
@@ -210,6 +215,8 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
         assert query.answer is not None
         if query.answer.text is not None:
             table.refusals.append(query.answer.text)
+            if any(other.first_name in query.answer.text for other in table.people if other is not mover):
+                table.waiting[mover.id] = len(table.acknowledged)  # "it is <other>'s turn"
             continue  # refused (the match moved on meanwhile): the player looks again
         action = Action.decode(confirm)
         table.acknowledged.append((action.table_id, action.version, action.card or ""))
