@@ -180,8 +180,8 @@ class HandMessages:
                     return outcome_of(sent)
                 if sent.outcome is not Sent_.GONE:
                     return self._hand_failed(sent.outcome, hand, outcome_of(sent))
-            if self.messages.shared and await self._moved_on(hand):
-                # Another process committed a newer state meanwhile (this one's notice was
+            if turn and self.messages.shared and await self._moved_on(hand):
+                # Another process committed a newer state meanwhile (this turn's notice was
                 # late): its own notices bring the hand, or the short line, that is due now.
                 return SKIPPED
             sent = await self.outbox.send(user, content)

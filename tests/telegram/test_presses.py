@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bots.service import YourTurn
 from bots.telegram.hands import HAND_KEY
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
 from tests.telegram.world import World, start_match, to_move
@@ -268,7 +269,8 @@ async def test_a_turn_hand_that_comes_late_is_not_posted_once_the_table_moved_on
         turn_hand = await world.basra.service.hand(table.table_id, f"tg:{mover.id}")
         await world.play_any(mover)
         shown = len(server.messages(server.private_chat(mover), bot_only=True))
-        assert await delivery.show_hand(turn_hand, "en", fresh=True)  # the late one
+        refs = await delivery.refs(table.table_id)
+        await delivery.turn(refs, YourTurn(turn_hand, "en"))  # the late one
         await world.basra.idle()
         assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
 
