@@ -73,6 +73,8 @@ from .views import (
     LeaderboardView,
     LobbyEnd,
     LobbyView,
+    MatchResultView,
+    RoundResultView,
     SettingsView,
     StatsLine,
     StatsView,
@@ -681,6 +683,21 @@ class TableService(Records):
         if seat is None:
             raise NotSeated(fresh=self._table_view(live))
         return live, seat
+
+    async def last_results(self, table_id: str) -> list[RoundResultView | MatchResultView]:
+        """The last finished round's result, and the match's once it is over (what the
+        ``RoundEnded`` and ``MatchEnded`` notices said, for a page whose process did not
+        score them); empty before the first round ends."""
+        live = await self._find(table_id)
+        if live is not None and live.match is not None:
+            async with live.writing:
+                return [*viewing.round_views(live.record, live.match, self._table_view(live).seats)[-1:]]
+        record, match = await self._closed_table(table_id)
+        if match is None:
+            return []
+        seats = self._table_view(LiveTable(record, match)).seats
+        last_round = viewing.round_views(record, match, seats)[-1:]
+        return [*last_round, viewing.match_result_view(record, match, seats)]
 
     async def hand(self, table_id: str, player_id: str) -> HandView:
         """``player_id``'s hand at this match. NotSeated for anyone else."""

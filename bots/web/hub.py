@@ -68,6 +68,8 @@ class WebHub:
         self._langs: dict[str, str] = {}
         #: Frames sent, for the benchmark and the privacy tests' bookkeeping.
         self.sent = 0
+        #: Tables another process moved: their last results are read from the service.
+        self._unheard: set[str] = set()
 
     @property
     def service(self) -> TableService:
@@ -100,6 +102,7 @@ class WebHub:
         its pages read their views again (``TableService.changes``)."""
         tables = [table_id] if table_id is not None else list(self._pages)
         for each in tables:
+            self._unheard.add(each)  # a round it scored came as no notice here
             for page in self._pages.get(each, ()):
                 page.woken.set()
 
@@ -156,6 +159,9 @@ class WebHub:
         service = self.service
         lang = self.language(page.player_id, page.table_id, page.lang)
         t = translator(lang)
+        if page.table_id in self._unheard:
+            self._unheard.discard(page.table_id)
+            self._results[page.table_id] = list(await service.last_results(page.table_id))
         result = self._results.get(page.table_id, [])
         now = self.now()
         if page.player_id is None:

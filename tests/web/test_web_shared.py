@@ -103,3 +103,35 @@ async def test_a_mini_app_login_used_on_one_process_is_refused_on_another(postgr
         assert await log_in(webs[0], init_data) == 403
         later = signed_init_data(TOKEN, alice, int(time.time()), query_id="AAHlater")
         assert await log_in(webs[1], later) == 200  # a new one is good there
+
+
+async def test_a_round_scored_by_another_process_shows_its_result_on_the_page(postgres_schema: str) -> None:
+    frames: list[dict[str, object]] = []
+
+    async def send(text: str) -> None:
+        frames.append(json.loads(text))
+
+    async with two_processes(postgres_schema) as (services, webs):
+        playing = services[1]  # the page is served by the first
+        lobby = await playing.new_lobby("tg:-1", ALICE)
+        await playing.join(lobby.table_id, BADR)
+        table = await playing.start_match(lobby.table_id, ALICE)
+        page = Page(table.table_id, BADR.player_id, send, "en")
+        webs[0].hub.open(page)
+        try:
+            while table.running and table.round_no == 1:  # the first round, all through the other
+                mover = table.seats[table.to_move or 0].player_id or ""
+                hand = await playing.hand(table.table_id, mover)
+                await playing.play(table.table_id, mover, hand.version, hand.hand[0])
+                table = await playing.table(table.table_id)
+            for _ in range(250):
+                if frames and int(str(frames[-1]["version"])) == table.version:
+                    break
+                await asyncio.sleep(0.02)
+            last = frames[-1]
+            assert last["version"] == table.version
+            result = last["result"]
+            assert isinstance(result, dict) and str(result["id"]).endswith(":r1"), result
+            assert any("Round 1" in str(line["text"]) for line in result["lines"]), result
+        finally:
+            await webs[0].hub.close(page)
