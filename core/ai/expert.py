@@ -30,7 +30,7 @@ import math
 from ..view import SeatView
 from .base import Player
 from .endgame import Deal, match_base
-from .inference import Reader, Walk, resample
+from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
 from .playout import Sampler, World
@@ -53,7 +53,12 @@ MOST_WORLDS = 1200
 # Guesses drawn at once when this deal's plays are read, and how many are
 # proposed for each one drawn.
 RESAMPLED = 8
-PROPOSALS = 3
+# More proposals read the hands better (with 2 players, 8 won more matches
+# than 3); in 2-v-2 each proposal is read against twice as many plays.
+PROPOSALS = {2: 8, 4: 3}
+# The most judgements of past plays (guesses proposed times the plays they
+# are read against) one decision spends on reading the hands.
+MOST_READS = 6000
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
 # In a round's last deal, once at most this many cards are left in all the
@@ -85,9 +90,9 @@ class Expert(Player):
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
+                 margin: float = DEFAULT_MARGIN, proposals: int | None = None,
                  solve_cards: int | None = None, nodes: int | None = None,
-                 walk: bool = False) -> None:
+                 reads: int = MOST_READS) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -101,7 +106,8 @@ class Expert(Player):
         self.proposals = proposals
         self.solve_cards = solve_cards
         self.nodes = nodes
-        self.walk = walk
+        self.reads = reads
+        self._reads_left = reads
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -110,6 +116,7 @@ class Expert(Player):
         if len(moves) == 1:
             return moves[0]
         order = [m for _, m in ranked(view, moves, self.weights)]
+        self._reads_left = self.reads
         sampler = Sampler(view)
         solve_cards = SOLVE_CARDS[view.players] if self.solve_cards is None else self.solve_cards
         last_deal = view.stock_count == 0 and sum(view.hand_sizes) <= solve_cards
@@ -134,9 +141,11 @@ class Expert(Player):
         side = view.side
         worlds = 0
         next_check = FIRST_ROUND
-        walk: Walk | None = None
-        while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
-            world, walk, queue = self._next_guess(sampler, reader, walk, queue)
+        while worlds_left > 0 and plays_left > 0 and len(alive) > 1 and (
+                self._reads_left > 0 or queue):
+            if not queue:
+                queue = self._guesses(sampler, reader)
+            world = queue.pop()
             for i in alive:
                 value, plays = self._simulate(world, shortlist[i], side)
                 results[i].append(value)
@@ -167,10 +176,10 @@ class Expert(Player):
         nodes_left = self.nodes or DEFAULT_NODES
         worlds = 0
         queue: list[World] = []
-        walk: Walk | None = None
-        while nodes_left > 0 and worlds < MOST_SOLVED:
-            world, walk, queue = self._next_guess(sampler, reader, walk, queue)
-            deal = Deal(world, base)
+        while nodes_left > 0 and worlds < MOST_SOLVED and (self._reads_left > 0 or queue):
+            if not queue:
+                queue = self._guesses(sampler, reader)
+            deal = Deal(queue.pop(), base)
             for i, value in enumerate(deal.values(choices)):
                 totals[i] += value
             nodes_left -= deal.nodes
@@ -178,25 +187,16 @@ class Expert(Player):
         best = max(range(len(choices)), key=lambda i: (totals[i], -i))
         return shortlist[best]
 
-    def _next_guess(self, sampler: Sampler, reader: Reader, walk: Walk | None,
-                    queue: list[World]) -> tuple[World, Walk | None, list[World]]:
-        """The next guess to play out, and the walk and queue it came from."""
-        if self.walk and reader.reads:
-            if walk is None:
-                walk = Walk(self._guesses(sampler, reader)[-1], sampler, reader)
-            return walk.next(self.rng, self.proposals), walk, queue
-        if not queue:
-            queue = self._guesses(sampler, reader)
-        return queue.pop(), walk, queue
-
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
         """The next guesses to play out: straight from the sampler when this
         deal's plays say nothing, else drawn from ``proposals`` times as many
         in proportion to how well they fit those plays."""
         if not reader.reads:
             return [sampler.world(self.rng)]
-        proposals = [sampler.world(self.rng) for _ in range(self.proposals * RESAMPLED)]
+        count = self.proposals or PROPOSALS[sampler.view.players]
+        proposals = [sampler.world(self.rng) for _ in range(count * RESAMPLED)]
         weights = [reader.log_weight(w.hands) for w in proposals]
+        self._reads_left -= len(proposals) * len(reader.plays)
         picked = resample(weights, RESAMPLED, self.rng.random())
         picked.reverse()  # popped from the end: the first picked is played first
         return [proposals[i] for i in picked]

@@ -22,7 +22,6 @@ uses public plays only (``SeatView.history``).
 from __future__ import annotations
 
 import math
-import random
 from typing import Final
 
 from ..cards import Card
@@ -31,7 +30,6 @@ from ..rules import Rules
 from ..view import SeatView
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .odds import floor_key
-from .playout import Sampler, World
 from .values import KIND_OF, KINDS, kind_counts
 
 # The temperature of a seat whose plays say nothing yet about how it plays,
@@ -293,64 +291,4 @@ def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
     return out
 
 
-class Walk:
-    """Guesses at the hidden hands drawn by a Metropolis walk instead of
-    independently: each step swaps one hidden card of another hand with one
-    from elsewhere (another hand or the stock), and keeps the swap with
-    probability ``min(1, w' / w)`` of the guesses' weights. Every way of
-    dealing the hidden cards is equally likely before the plays are read and
-    a swap is undone by the same swap, so the walk settles on the guesses in
-    proportion to how well they fit the plays, and, once it has found hands
-    that fit, stays among them: when the plays say much, independent guesses
-    rarely fit and most of the budget would meet the few that do. Cards
-    whose place is known (the buried ones) never move."""
-
-    def __init__(self, start: World, sampler: Sampler, reader: Reader) -> None:
-        self.world = start
-        self.reader = reader
-        self.weight = reader.log_weight(start.hands)
-        seat = sampler.view.seat
-        self.hand_slots: list[tuple[int, int]] = [
-            (s, i) for s in range(start.players) if s != seat
-            for i in range(len(sampler.known[s]), len(start.hands[s]))
-        ]
-        self.stock_slots = list(range(len(sampler.in_stock), len(start.stock)))
-        self.steps = 0
-        self.moved = 0
-
-    def next(self, rng: random.Random, steps: int) -> World:
-        """The guess after ``steps`` more steps (a copy: the walk goes on from it)."""
-        hand_slots = self.hand_slots
-        stock_slots = self.stock_slots
-        count = len(hand_slots)
-        total = count + len(stock_slots)
-        hands = self.world.hands
-        stock = self.world.stock
-        other = j = 0
-        for _ in range(steps):
-            if count == 0 or total < 2:
-                break
-            seat, i = hand_slots[rng.randrange(count)]
-            pick = rng.randrange(total)
-            if pick < count:
-                other, j = hand_slots[pick]
-                if other == seat:
-                    continue
-                hands[seat][i], hands[other][j] = hands[other][j], hands[seat][i]
-            else:
-                j = stock_slots[pick - count]
-                hands[seat][i], stock[j] = stock[j], hands[seat][i]
-            weight = self.reader.log_weight(hands)
-            self.steps += 1
-            if weight >= self.weight or rng.random() < math.exp(weight - self.weight):
-                self.weight = weight
-                self.moved += 1
-                continue
-            if pick < count:
-                hands[seat][i], hands[other][j] = hands[other][j], hands[seat][i]
-            else:
-                hands[seat][i], stock[j] = stock[j], hands[seat][i]
-        return self.world.copy()
-
-
-__all__ = ["KINDS", "TEMPERATURE", "Reader", "Walk", "fitted_temperatures", "resample"]
+__all__ = ["KINDS", "TEMPERATURE", "Reader", "fitted_temperatures", "resample"]
