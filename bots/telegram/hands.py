@@ -223,10 +223,11 @@ class HandMessages:
         self._retired.move_to_end((user, message_id))
         while len(self._retired) > _RETIRED:
             self._retired.popitem(last=False)
-        known = self.messages.known(hand.table_id)
-        upto = known.values.get(LINES_KEY + hand.player_id) if known is not None else None
-        if not isinstance(upto, int) or message_id > upto:
-            self.keep(hand.table_id, LINES_KEY + hand.player_id, message_id)  # for every process
+        if self.messages.shared:  # for the bot's other processes (this one has ``_retired``)
+            known = self.messages.known(hand.table_id)
+            upto = known.values.get(LINES_KEY + hand.player_id) if known is not None else None
+            if not isinstance(upto, int) or message_id > upto:
+                self.keep(hand.table_id, LINES_KEY + hand.player_id, message_id)
 
         async def run() -> Outcome:
             live = (await self.refs(hand.table_id)).values.get(_key(hand))

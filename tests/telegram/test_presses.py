@@ -287,6 +287,7 @@ async def test_a_confirm_pressed_twice_through_another_process_leaves_the_line_t
         hand = world.hand_message(mover)
         await world.press_verb(mover, hand, "card")
         play = world.buttons(hand, "play")[0]
+        world.basra.delivery.messages.shared = True  # references read from the table each time
         await world.press(mover, hand, play)
         played = hand.text
         world.basra.delivery._retired.clear()  # another process's memory
