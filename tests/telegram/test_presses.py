@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bots.service import YourTurn
 from bots.telegram.hands import HAND_KEY
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
@@ -169,9 +171,12 @@ async def test_starting_a_match_stops_the_spinner_while_the_table_and_hands_go_o
         assert world.hand_message(mover) and "Your hand" in world.latest_private(other).text
 
 
+@pytest.mark.parametrize("elsewhere", [False, True], ids=["same process", "another process"])
 async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
-    server: FakeTelegram, database: Path
+    server: FakeTelegram, database: Path, elsewhere: bool
 ) -> None:
+    """The second press may reach a process of the bot that did not make the line (it
+    knows only what the table's references say): the line is never a live hand again."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
         table = await start_match(world, group, alice, badr)
@@ -179,15 +184,20 @@ async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
         hand = world.hand_message(mover)
         await world.press_verb(mover, hand, "card")
         play = world.buttons(hand, "play")[0]
+        world.basra.delivery.messages.shared = elsewhere  # references read from the table each time
         await world.press(mover, hand, play)
         played = hand.text
         assert "played" in played and not hand.button_data()
+        if elsewhere:
+            world.basra.delivery._retired.clear()  # the other process's memory
         # The same confirm again, from a client that had not redrawn yet: refused, and the
         # line still says what was played (there is no newer hand to point to).
         update = await world.forge(mover, hand, play)
         answer = server.callback_answer(update)
         assert answer is not None and answer.show_alert
-        assert hand.text == played
+        assert hand.text == played and not hand.button_data()
+        refs = await world.basra.delivery.refs(table.table_id)
+        assert refs.values.get(HAND_KEY + f"tg:{mover.id}") is None  # not taken up as live
 
 
 async def test_a_leave_press_racing_the_start_is_refused_never_a_resignation(
@@ -215,9 +225,7 @@ async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
     bot sent it) knows an older message: the newer one pressed is the live hand, not a moved one."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await start_match(world, group, alice, badr)
-        table = await world.table(group)
-        assert table is not None
+        table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         live = world.hand_message(mover)
         refs = await world.basra.delivery.refs(table.table_id)
@@ -238,9 +246,7 @@ async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_poste
     process of the bot: the player's play went there) posts no new hand out of turn."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await start_match(world, group, alice, badr)
-        table = await world.table(group)
-        assert table is not None
+        table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         live = world.hand_message(mover)
         delivery = world.basra.delivery
@@ -260,9 +266,7 @@ async def test_a_turn_hand_that_comes_late_is_not_posted_once_the_table_moved_on
     took the play: it is not posted as a new hand out of turn."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
-        await start_match(world, group, alice, badr)
-        table = await world.table(group)
-        assert table is not None
+        table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         delivery = world.basra.delivery
         delivery.messages.shared = True  # references read from the table each time, as then
@@ -273,27 +277,3 @@ async def test_a_turn_hand_that_comes_late_is_not_posted_once_the_table_moved_on
         await delivery.turn(refs, YourTurn(turn_hand, "en"))  # the late one
         await world.basra.idle()
         assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
-
-
-async def test_a_confirm_pressed_twice_through_another_process_leaves_the_line_too(
-    server: FakeTelegram, database: Path
-) -> None:
-    """As above, the second press reaching a process of the bot that did not make the line
-    (it knows only what the table's references say): the line is never a live hand again."""
-    alice, badr, group = players(server)
-    async with World(server, database) as world:
-        table = await start_match(world, group, alice, badr)
-        mover = to_move(table, alice, badr)
-        hand = world.hand_message(mover)
-        await world.press_verb(mover, hand, "card")
-        play = world.buttons(hand, "play")[0]
-        world.basra.delivery.messages.shared = True  # references read from the table each time
-        await world.press(mover, hand, play)
-        played = hand.text
-        world.basra.delivery._retired.clear()  # another process's memory
-        update = await world.forge(mover, hand, play)
-        answer = server.callback_answer(update)
-        assert answer is not None and answer.show_alert
-        assert hand.text == played and not hand.button_data()
-        refs = await world.basra.delivery.refs(table.table_id)
-        assert refs.values.get(HAND_KEY + f"tg:{mover.id}") is None  # not taken up as live
