@@ -48,7 +48,6 @@ COMPILED_MODULES = (
     "plans",
     "scoring",
     # The computer players' searches.
-    "ai.endgame",
     "ai.expert",
     "ai.inference",
     "ai.judge",

@@ -13,14 +13,6 @@ paired differences more than ``margin`` standard errors below) is dropped:
 the budget goes to the close calls. The budget is a number of simulated
 plays, so a seed reproduces every choice exactly, and a decision near the
 end of a deal, whose playouts are short, meets many more guesses.
-
-In a round's last deal the playouts give way to exact search (``endgame``).
-With 2 players the other hand is then the cards not yet seen, so the one
-guess is the truth and the rest of the round is solved outright. In 2-v-2,
-once a round of plays has shrunk the hands to 12 cards, each guess at how
-the unseen cards split over the three other hands (drawn as above) is
-solved exactly, every candidate valued on each, within a budget of
-positions visited.
 """
 
 from __future__ import annotations
@@ -29,7 +21,6 @@ import math
 
 from ..view import SeatView
 from .base import Player
-from .endgame import Deal, match_base
 from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
@@ -53,26 +44,9 @@ MOST_WORLDS = 1200
 # Guesses drawn at once when this deal's plays are read, and how many are
 # proposed for each one drawn.
 RESAMPLED = 8
-# Guesses proposed for each one drawn. With 2 players 8 won more matches
-# than 3 in one screening run, but not in the 400-match runs, at twice the
-# decision time at the 99th percentile; in 2-v-2 each proposal is read
-# against twice as many plays.
-PROPOSALS = {2: 3, 4: 3}
-# The most judgements of past plays (guesses proposed times the plays they
-# are read against) one decision spends on reading the hands.
-MOST_READS = 6000
+PROPOSALS = 3
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
-# In a round's last deal, once at most this many cards are left in all the
-# hands, each guess is searched exactly to the end of the round instead of
-# played out (``endgame``). A 2-player last deal has one guess, the truth, and
-# is always searched. Searching earlier deals (to a value at the deal's end)
-# won fewer matches.
-SOLVE_CARDS = {2: 8, 4: 12}
-# The budget of those searches in positions visited, and the most guesses:
-# a 12-card 2-v-2 search visits about a thousand.
-DEFAULT_NODES = 20000
-MOST_SOLVED = 64
 
 
 class Expert(Player):
@@ -82,19 +56,14 @@ class Expert(Player):
     of playouts instead. ``temperature`` sets how much the other seats' plays
     this deal say about their hands (None: as closely as each seat has played
     by the strong player's judgement so far; 0: nothing, every hand equally
-    likely); ``margin`` how far behind a candidate is dropped (0: never).
-    In a round's last deal, ``solve_cards`` (None: the default of the match's
-    size) is the most cards left in the hands for which each guess is searched
-    exactly, within ``nodes`` positions visited in all (None: the default)."""
+    likely); ``margin`` how far behind a candidate is dropped (0: never)."""
 
     level = "expert"
 
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int | None = None,
-                 solve_cards: int | None = None, nodes: int | None = None,
-                 reads: int = MOST_READS) -> None:
+                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -106,10 +75,6 @@ class Expert(Player):
         self.temperature = temperature
         self.margin = margin
         self.proposals = proposals
-        self.solve_cards = solve_cards
-        self.nodes = nodes
-        self.reads = reads
-        self._reads_left = reads
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -117,18 +82,10 @@ class Expert(Player):
         moves = without_wasted_points(moves, view.hand)
         if len(moves) == 1:
             return moves[0]
-        order = [m for _, m in ranked(view, moves, self.weights)]
-        self._reads_left = self.reads
-        sampler = Sampler(view)
-        solve_cards = SOLVE_CARDS[view.players] if self.solve_cards is None else self.solve_cards
-        last_deal = view.stock_count == 0 and sum(view.hand_sizes) <= solve_cards
-        if last_deal and view.players == 2:
-            return self._solved(view, sampler, order)
-        shortlist = order[: self.candidates]
+        shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
         n = len(shortlist)
+        sampler = Sampler(view)
         reader = Reader(view, self.temperature, self.weights)
-        if last_deal:
-            return self._searched(view, sampler, reader, shortlist)
         queue: list[World] = []
         if self.simulations is not None:
             plays_left = 1 << 30
@@ -143,8 +100,7 @@ class Expert(Player):
         side = view.side
         worlds = 0
         next_check = FIRST_ROUND
-        while worlds_left > 0 and plays_left > 0 and len(alive) > 1 and (
-                self._reads_left > 0 or queue):
+        while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
             if not queue:
                 queue = self._guesses(sampler, reader)
             world = queue.pop()
@@ -160,45 +116,14 @@ class Expert(Player):
         best = max(alive, key=lambda i: (sum(results[i]), -i))
         return shortlist[best]
 
-    def _solved(self, view: SeatView, sampler: Sampler, order: list[Move]) -> Move:
-        """The last deal of a 2-player round: the other hand is the cards not
-        yet seen, so the rest of the round is searched exactly (``endgame``).
-        Of plays equally good, the one the strong player likes best."""
-        deal = Deal(sampler.world(self.rng), match_base(view))
-        best, _ = deal.best([(m.card, m.positions if m.plan else None) for m in order])
-        return order[best]
-
-    def _searched(self, view: SeatView, sampler: Sampler, reader: Reader,
-                  shortlist: list[Move]) -> Move:
-        """Each guess searched exactly to the end of the deal, every candidate
-        valued on each; the best total wins (ties to the strong player's order)."""
-        choices = [(m.card, m.positions if m.plan else None) for m in shortlist]
-        totals = [0.0] * len(choices)
-        base = match_base(view)
-        nodes_left = self.nodes or DEFAULT_NODES
-        worlds = 0
-        queue: list[World] = []
-        while nodes_left > 0 and worlds < MOST_SOLVED and (self._reads_left > 0 or queue):
-            if not queue:
-                queue = self._guesses(sampler, reader)
-            deal = Deal(queue.pop(), base)
-            for i, value in enumerate(deal.values(choices)):
-                totals[i] += value
-            nodes_left -= deal.nodes
-            worlds += 1
-        best = max(range(len(choices)), key=lambda i: (totals[i], -i))
-        return shortlist[best]
-
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
         """The next guesses to play out: straight from the sampler when this
         deal's plays say nothing, else drawn from ``proposals`` times as many
         in proportion to how well they fit those plays."""
         if not reader.reads:
             return [sampler.world(self.rng)]
-        count = self.proposals or PROPOSALS[sampler.view.players]
-        proposals = [sampler.world(self.rng) for _ in range(count * RESAMPLED)]
+        proposals = [sampler.world(self.rng) for _ in range(self.proposals * RESAMPLED)]
         weights = [reader.log_weight(w.hands) for w in proposals]
-        self._reads_left -= len(proposals) * len(reader.plays)
         picked = resample(weights, RESAMPLED, self.rng.random())
         picked.reverse()  # popped from the end: the first picked is played first
         return [proposals[i] for i in picked]
