@@ -100,7 +100,8 @@ class BasraBot(discord.Client):
         if self.metrics_server is not None:  # health says "not running" until the service runs
             await self.metrics_server.start()
         self.add_dynamic_items(ActionButton)
-        self.store = open_store(self.options.database, exclusive=True)
+        # With web pages, the other processes' pages must hear of this one's plays.
+        self.store = open_store(self.options.database, exclusive=True, announce=self.web is not None)
         await self.store.open()
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         me = self.application_id if self.application_id is not None else getattr(self.user, "id", None)

@@ -159,7 +159,8 @@ class BasraTelegram:
             raise
 
     async def _start(self) -> None:
-        self.store = open_store(self.database, exclusive=True)
+        # With web pages, the other processes' pages must hear of this one's plays.
+        self.store = open_store(self.database, exclusive=True, announce=self.web is not None)
         await self.store.open()
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"

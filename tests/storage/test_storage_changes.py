@@ -23,11 +23,16 @@ async def test_a_new_version_or_status_is_heard_by_every_process(
 ) -> None:
     table = await store.create_table(new_table())
     heard: list[str | None] = []
-    async with open_store(database) as other, other.changes(heard.append):
-        written = await store.append_events(table.table_id, 0, [{"kind": "play"}])
+    async with (
+        open_store(database, announce=True) as writer,
+        open_store(database) as other,
+        other.changes(heard.append),
+    ):
+        await store.append_events(table.table_id, 0, [{"kind": "play"}])  # not announced
+        written = await writer.append_events(table.table_id, 1, [{"kind": "play"}])
         refs = written.model_copy(update={"message_refs": {"table": [1, 2]}})
-        written = await store.update_table(refs)  # references only: not a change of the table
-        await store.update_table(written.model_copy(update={"status": "finished"}))
+        written = await writer.update_table(refs)  # references only: not a change of the table
+        await writer.update_table(written.model_copy(update={"status": "finished"}))
         await heard_within(heard, 2)
         await asyncio.sleep(0.2)  # and nothing more comes
     if store.shared:
@@ -41,7 +46,7 @@ async def test_another_schema_s_tables_are_not_heard(
 ) -> None:
     heard: list[str | None] = []
     async with (
-        open_store(postgres_schema) as store,
+        open_store(postgres_schema, announce=True) as store,
         open_store(another_postgres_schema) as elsewhere,
         elsewhere.changes(heard.append),
     ):
@@ -55,7 +60,7 @@ async def test_a_lost_listening_connection_is_opened_again_and_says_changes_went
     postgres_schema: str, new_table: Callable[..., TableRecord]
 ) -> None:
     heard: list[str | None] = []
-    async with open_store(postgres_schema) as store, store.changes(heard.append):
+    async with open_store(postgres_schema, announce=True) as store, store.changes(heard.append):
         table = await store.create_table(new_table())
         conn = await asyncpg.connect(postgres_schema)
         try:

@@ -34,7 +34,7 @@ async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_
     async with AsyncExitStack() as stack:
         services = []
         for n in range(2):
-            store = await stack.enter_async_context(open_store(postgres_schema))
+            store = await stack.enter_async_context(open_store(postgres_schema, announce=True))
             service = TableService(store, [FakePlatform()], config=CONFIG, rng=random.Random(n))
             services.append(await stack.enter_async_context(service))
         serving, playing = services
@@ -74,7 +74,7 @@ async def two_processes(url: str) -> AsyncIterator[tuple[list[TableService], lis
     async with AsyncExitStack() as stack:
         services, webs = [], []
         for n in range(2):
-            store = await stack.enter_async_context(open_store(url))
+            store = await stack.enter_async_context(open_store(url, announce=True))
             service = TableService(store, [FakePlatform()], config=CONFIG, rng=random.Random(n))
             services.append(await stack.enter_async_context(service))
             web = WebTable("https://basra.example.org", secret=b"s" * 32, bot_token=TOKEN)
