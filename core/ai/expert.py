@@ -122,11 +122,12 @@ class Expert(Player):
         in proportion to how well they fit those plays."""
         if not reader.reads:
             return [sampler.world(self.rng)]
-        proposals = [sampler.world(self.rng) for _ in range(self.proposals * RESAMPLED)]
-        weights = [reader.log_weight(w.hands) for w in proposals]
+        # Only the hands are weighed: a world is built for the guesses picked.
+        proposals = [sampler.shuffled(self.rng) for _ in range(self.proposals * RESAMPLED)]
+        weights = [reader.log_weight(sampler.hands_of(hidden)) for hidden in proposals]
         picked = resample(weights, RESAMPLED, self.rng.random())
         picked.reverse()  # popped from the end: the first picked is played first
-        return [proposals[i] for i in picked]
+        return [sampler.build(proposals[i]) for i in picked]
 
     def _survivors(self, alive: list[int], results: list[list[float]]) -> list[int]:
         """The candidates not clearly behind the leader on the guesses so far."""

@@ -71,6 +71,9 @@ class Reader:
         self.rules = view.rules
         self.worth = view.rules.majority_points + view.carry
         self.plays: list[PastPlay] = []
+        self.seats: list[int] = []  # the seats with plays to read
+        # Per seat, the weights of the hands already judged, by their kinds.
+        self.memo: list[dict[int, float]] = [{} for _ in range(view.players)]
         # Seen by all at the deal, so never in a pool, even from a hand.
         self.buried = frozenset(view.buried)
         if temperature is not None and temperature <= 0:
@@ -137,6 +140,7 @@ class Reader:
             p.partner_cards = (past_held[(play.seat + 2) % 4] or deal_left) if players == 4 else 0
             p.last_capture_mine = last_side[j] == my_side
             self.plays.append(p)
+        self.seats = sorted({p.seat for p in self.plays})
 
     @property
     def reads(self) -> bool:
@@ -144,18 +148,40 @@ class Reader:
         return bool(self.plays)
 
     def log_weight(self, hands: list[list[Card]]) -> float:
-        """How well the guess ``hands`` (every seat's hand now) fits the plays of this deal."""
+        """How well the guess ``hands`` (every seat's hand now) fits the plays of this deal.
+
+        Each seat's plays depend on its own hand alone, and a judgement on
+        the kinds of its cards alone, so the weight is a sum over the seats
+        that played, each kept by the kinds of the hand it is given: the
+        guesses of one decision share a few hundred hands at most."""
         total = 0.0
-        for p in self.plays:
-            hand = hands[p.seat] + p.later
-            pool = list(p.pool)
-            for card in hand:
-                if card not in self.buried:
-                    pool[KIND_OF[card.index]] -= 1
-            total -= regret(p, hand, pool, self.rules, self.worth, self.weights) / self.temperatures[p.seat]
+        for seat in self.seats:
+            hand = hands[seat]
+            key = 0
+            for kind in sorted([KIND_OF[c.index] for c in hand]):
+                key = key * (KINDS + 1) + kind + 1
+            known = self.memo[seat]
+            value = known.get(key)
+            if value is None:
+                value = self._seat_weight(seat, hand)
+                known[key] = value
+            total += value
             if total < LOWEST_LOG:
                 return LOWEST_LOG
         return total
+
+    def _seat_weight(self, seat: int, hand: list[Card]) -> float:
+        total = 0.0
+        for p in self.plays:
+            if p.seat != seat:
+                continue
+            held = hand + p.later
+            pool = list(p.pool)
+            for card in held:
+                if card not in self.buried:
+                    pool[KIND_OF[card.index]] -= 1
+            total -= regret(p, held, pool, self.rules, self.worth, self.weights) / self.temperatures[seat]
+        return max(LOWEST_LOG, total)
 
 
 def regret(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: int,

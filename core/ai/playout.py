@@ -236,6 +236,7 @@ class Sampler:
         self.known = [list(in_hands.get(seat, ())) for seat in range(view.players)]
         self.need = [0 if seat == view.seat else view.hand_sizes[seat] - len(self.known[seat])
                      for seat in range(view.players)]
+        self.dealt = sum(n for n in self.need if n > 0)  # hidden cards in the other hands
         counts = kind_counts(self.hidden)
         for cards in (in_stock, view.hand, *self.known):
             for card in cards:
@@ -243,28 +244,53 @@ class Sampler:
         self.counts = counts
 
     def world(self, rng: random.Random) -> World:
-        view = self.view
+        """One guess at the hidden cards."""
+        return self.build(self.shuffled(rng))
+
+    def shuffled(self, rng: random.Random) -> list[Card]:
+        """The hidden cards with those of the other hands drawn at random to
+        the end (see ``hands_of``). Only those are drawn: a playout ends with
+        the deal, so the order of the stock never matters to it."""
         hidden = list(self.hidden)
-        rng.shuffle(hidden)
+        n = len(hidden)
+        for k in range(min(self.dealt, n)):
+            i = n - 1 - k
+            j = int(rng.random() * (i + 1))
+            hidden[i], hidden[j] = hidden[j], hidden[i]
+        return hidden
+
+    def hands_of(self, hidden: list[Card]) -> list[list[Card]]:
+        """Every seat's hand in the guess ``hidden`` (as ``shuffled`` gives
+        it): this seat's own, and for the others their known buried cards and
+        the rest from the end of ``hidden``, seat by seat."""
+        view = self.view
         hands: list[list[Card]] = []
+        end = len(hidden)
         for seat in range(view.players):
             if seat == view.seat:
                 hands.append(list(view.hand))
                 continue
             need = self.need[seat]
-            hand = self.known[seat] + hidden[len(hidden) - need:] if need > 0 else list(self.known[seat])
             if need > 0:
-                del hidden[len(hidden) - need:]
-            hands.append(hand)
+                hands.append(self.known[seat] + hidden[end - need:end])
+                end -= need
+            else:
+                hands.append(list(self.known[seat]))
+        return hands
+
+    def build(self, hidden: list[Card]) -> World:
+        """The world of the guess ``hidden``: the hands of ``hands_of``, and the
+        rest of the cards in the stock, below the buried ones kept at its bottom."""
+        view = self.view
         world = World.__new__(World)
         world.players = view.players
         world.rules = view.rules
         world.worth = view.rules.majority_points + view.carry
         world.dealer = view.dealer
         world.to_move = view.seat
-        world.hands = hands
+        world.hands = self.hands_of(hidden)
         world.floor = list(view.floor)
-        world.stock = self.in_stock + hidden
+        world.stock = self.in_stock + hidden[:len(hidden) - self.dealt]
         world.captured = list(view.captured)
         world.points = [0, 0]
         world.last_capture = view.last_capture_side

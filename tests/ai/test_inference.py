@@ -76,3 +76,39 @@ def test_before_any_deal_is_over_every_seat_is_read_at_the_prior() -> None:
     match = Match.new(4, seed="read:prior")
     play_out(match, [player("strong", seed=s) for s in range(4)], plays=5)
     assert fitted_temperatures(match.view(match.to_move or 0)) == [TEMPERATURE] * 4
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_reader_weighs_a_guess_the_same_whatever_it_weighed_before(players: int) -> None:
+    # The weights are kept per seat by the kinds of its hand: a reader that has
+    # weighed many guesses must give each the weight a fresh reader gives it.
+    match = Match.new(players, seed=f"read:memo:{players}")
+    play_out(match, [player("strong", seed=s) for s in range(players)], plays=2 + players * 4)
+    view = match.view(match.to_move or 0)
+    shared = Reader(view)
+    assert shared.reads
+    sampler = Sampler(view)
+    rng = random.Random(7)
+    guesses = [sampler.hands_of(sampler.shuffled(rng)) for _ in range(60)]
+    weights = [shared.log_weight(hands) for hands in guesses]
+    assert weights == [Reader(view).log_weight(hands) for hands in guesses]
+    assert len(set(weights)) > 1
+
+
+def test_the_other_hands_are_drawn_from_every_hidden_card() -> None:
+    match = Match.new(2, seed="read:draw")
+    play_out(match, [player("strong", seed=s) for s in range(2)], plays=5)
+    view = match.view(match.to_move or 0)
+    sampler = Sampler(view)
+    rng = random.Random(3)
+    other = 1 - view.seat
+    held: dict[Card, int] = {}
+    draws = 12000
+    for _ in range(draws):
+        for card in sampler.build(sampler.shuffled(rng)).hands[other]:
+            held[card] = held.get(card, 0) + 1
+    hidden = set(view.unknown())
+    assert set(held) == hidden
+    # each hidden card is in the hand about as often as the hand's share of them
+    expected = draws * view.hand_sizes[other] / len(hidden)
+    assert all(abs(n - expected) < 0.25 * expected for n in held.values())
