@@ -21,7 +21,7 @@ import math
 
 from ..view import SeatView
 from .base import Player
-from .inference import Posterior, Reader, resample
+from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
 from .playout import Sampler, World
@@ -63,8 +63,7 @@ class Expert(Player):
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 exact: bool = True) -> None:
+                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -76,8 +75,6 @@ class Expert(Player):
         self.temperature = temperature
         self.margin = margin
         self.proposals = proposals
-        self.exact = exact
-        self.posterior: Posterior | None = None
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -88,7 +85,6 @@ class Expert(Player):
         shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
         n = len(shortlist)
         sampler = Sampler(view)
-        self.posterior = None
         reader = Reader(view, self.temperature, self.weights)
         queue: list[World] = []
         if self.simulations is not None:
@@ -126,10 +122,6 @@ class Expert(Player):
         in proportion to how well they fit those plays."""
         if not reader.reads:
             return [sampler.world(self.rng)]
-        if self.exact and sampler.view.players == 2:
-            if self.posterior is None:
-                self.posterior = Posterior(sampler, reader, 1 - sampler.view.seat)
-            return [sampler.build(self.posterior.draw(self.rng)) for _ in range(RESAMPLED)]
         # Only the hands are weighed: a world is built for the guesses picked.
         proposals = [sampler.shuffled(self.rng) for _ in range(self.proposals * RESAMPLED)]
         weights = [reader.log_weight(sampler.hands_of(hidden)) for hidden in proposals]

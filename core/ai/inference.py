@@ -22,8 +22,7 @@ uses public plays only (``SeatView.history``).
 from __future__ import annotations
 
 import math
-import random
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ..cards import Card
 from ..plans import plan_positions_for
@@ -32,9 +31,6 @@ from ..view import SeatView
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .odds import floor_key
 from .values import KIND_OF, KINDS, kind_counts
-
-if TYPE_CHECKING:
-    from .playout import Sampler
 
 # The temperature of a seat whose plays say nothing yet about how it plays,
 # how many plays that guess counts as, and the bounds of a fitted one.
@@ -321,83 +317,4 @@ def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
     return out
 
 
-class Posterior:
-    """With 2 players: every hand the other seat may hold, as counts of each
-    kind of card, weighed exactly by how well it fits the plays of this deal
-    (``Reader``) and by how many hands of cards it stands for. Guesses are
-    drawn from it directly, so none is wasted on a hand the plays rule out."""
-
-    def __init__(self, sampler: Sampler, reader: Reader, seat: int) -> None:
-        self.sampler = sampler
-        self.seat = seat
-        by_kind: list[list[Card]] = [[] for _ in range(KINDS)]
-        for card in sampler.hidden:
-            by_kind[KIND_OF[card.index]].append(card)
-        self.by_kind = by_kind
-        need = sampler.need[seat]
-        kinds = [k for k in range(KINDS) if by_kind[k]]
-        options: list[list[int]] = []
-        logs: list[float] = []
-        hands = sampler.hands_of(list(sampler.hidden))
-        known = sampler.known[seat]
-        counts = [0] * KINDS
-
-        def walk(at: int, left: int, ways: float) -> None:
-            if left == 0:
-                hand = list(known)
-                for k in kinds:
-                    hand.extend(by_kind[k][:counts[k]])
-                hands[seat] = hand
-                options.append(list(counts))
-                logs.append(math.log(ways) + reader.log_weight(hands))
-                return
-            if at == len(kinds):
-                return
-            k = kinds[at]
-            have = len(by_kind[k])
-            for m in range(min(have, left), -1, -1):
-                counts[k] = m
-                walk(at + 1, left - m, ways * math.comb(have, m))
-            counts[k] = 0
-
-        walk(0, need, 1.0)
-        top = max(logs)
-        cumulative: list[float] = []
-        total = 0.0
-        for w in logs:
-            total += math.exp(w - top)
-            cumulative.append(total)
-        self.options = options
-        self.cumulative = cumulative
-        self.total = total
-
-    def draw(self, rng: random.Random) -> list[Card]:
-        """One guess as ``Sampler.shuffled`` gives it: the other hand's cards last."""
-        point = rng.random() * self.total
-        lo, hi = 0, len(self.cumulative) - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.cumulative[mid] > point:
-                hi = mid
-            else:
-                lo = mid + 1
-        counts = self.options[lo]
-        rest: list[Card] = []
-        dealt: list[Card] = []
-        for k in range(KINDS):
-            cards = self.by_kind[k]
-            m = counts[k]
-            if m == 0:
-                rest.extend(cards)
-                continue
-            pool = list(cards)
-            n = len(pool)
-            for i in range(m):
-                j = i + int(rng.random() * (n - i))
-                pool[i], pool[j] = pool[j], pool[i]
-            dealt.extend(pool[:m])
-            rest.extend(pool[m:])
-        return rest + dealt
-
-
-__all__ = ["KINDS", "TEMPERATURE", "Posterior", "Reader", "fitted_temperatures", "resample"]
+__all__ = ["KINDS", "TEMPERATURE", "Reader", "fitted_temperatures", "resample"]
