@@ -140,12 +140,17 @@ class HandMessages:
         key = _key(hand)
         refs = await self.refs(hand.table_id)
         ref = refs.values.get(key)
+
+        def moved(message_id: int, *, urgent: bool = True) -> None:
+            """An older hand message of this player says where the hand went."""
+            self.line(user, message_id, content_of(render_moved(translator(lang))),
+                      stamp=(hand.version,), urgent=urgent, hand=hand)
+
         if from_message is not None:
             if (user, from_message) in self._retired or _a_line(refs, hand, from_message):
                 return False  # already (about to be) a short line: it keeps what it says
             if ref is not None and ref[1] > from_message:
-                self.line(user, from_message, content_of(render_moved(translator(lang))),
-                          stamp=(hand.version,), urgent=True, hand=hand)
+                moved(from_message)
                 return False
             if ref is None or ref[1] != from_message:
                 # Unknown, or newer than the one noted: the bot sent it and stopped before
@@ -166,8 +171,7 @@ class HandMessages:
                 self.keep(hand.table_id, key, ref)
             elif from_message is not None and ref is not None and ref[1] > from_message:
                 # A newer hand was sent meanwhile: the press shows there.
-                self.line(user, from_message, content_of(render_moved(translator(lang))),
-                          stamp=(hand.version,), urgent=True, hand=hand)
+                moved(from_message)
             if ref is None and not fresh and not turn:
                 # The live hand became a short line meanwhile: none is posted out of turn
                 # (the player follows the group until their turn brings one).
@@ -192,8 +196,7 @@ class HandMessages:
             current = refs.values.get(key)
             self.keep(hand.table_id, key, [user, sent.message_id, hand.version, turn or hand.your_turn])
             if current is not None and current[1] != sent.message_id:
-                self.line(user, current[1], content_of(render_moved(translator(lang))),
-                          stamp=(hand.version,), hand=hand)
+                moved(current[1], urgent=False)
             warning = self._warnings.pop((hand.table_id, hand.player_id), None)
             if warning is not None:
                 await self.outbox.delete(user, warning)
