@@ -51,6 +51,7 @@ COMPILED_MODULES = (
     "ai.expert",
     "ai.inference",
     "ai.judge",
+    "ai.match_odds",
     "ai.knowledge",
     "ai.moves",
     "ai.odds",
