@@ -51,7 +51,6 @@ COMPILED_MODULES = (
     "ai.expert",
     "ai.inference",
     "ai.judge",
-    "ai.match_odds",
     "ai.knowledge",
     "ai.moves",
     "ai.odds",

@@ -23,7 +23,6 @@ from ..view import SeatView
 from .base import Player
 from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
-from .match_odds import MatchOdds, for_rules
 from .moves import Move, without_wasted_points
 from .playout import Sampler, World
 from .strong import ranked
@@ -48,9 +47,6 @@ RESAMPLED = 8
 PROPOSALS = 3
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
-# Playing for the match, what a point of the round is worth beside the chance
-# of winning: enough to tell apart plays for a match as good as decided.
-PER_POINT = 1e-4
 
 
 class Expert(Player):
@@ -60,19 +56,14 @@ class Expert(Player):
     of playouts instead. ``temperature`` sets how much the other seats' plays
     this deal say about their hands (None: as closely as each seat has played
     by the strong player's judgement so far; 0: nothing, every hand equally
-    likely); ``margin`` how far behind a candidate is dropped (0: never).
-    ``for_match``: value the end of each playout as the chance of winning the
-    match (see ``match_odds``), not in points; ``match_from``: only once a
-    side is within that many points of the target at the round's start;
-    ``last_deal_only``: only in a round's last deal, whose playouts end it."""
+    likely); ``margin`` how far behind a candidate is dropped (0: never)."""
 
     level = "expert"
 
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 for_match: bool = True, match_from: int = 1000, last_deal_only: bool = False) -> None:
+                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -84,9 +75,6 @@ class Expert(Player):
         self.temperature = temperature
         self.margin = margin
         self.proposals = proposals
-        self.for_match = for_match
-        self.match_from = match_from
-        self.last_deal_only = last_deal_only
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -110,10 +98,6 @@ class Expert(Player):
         results: list[list[float]] = [[] for _ in range(n)]
         alive = list(range(n))
         side = view.side
-        odds = for_rules(view.players, view.rules) if self.for_match else None
-        if odds is not None and (max(view.scores) + self.match_from < view.rules.target
-                                 or (self.last_deal_only and view.stock_count > 0)):
-            odds = None
         worlds = 0
         next_check = FIRST_ROUND
         while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
@@ -121,7 +105,7 @@ class Expert(Player):
                 queue = self._guesses(sampler, reader)
             world = queue.pop()
             for i in alive:
-                value, plays = self._simulate(world, shortlist[i], side, odds)
+                value, plays = self._simulate(world, shortlist[i], side)
                 results[i].append(value)
                 plays_left -= plays
             worlds += 1
@@ -168,15 +152,11 @@ class Expert(Player):
                 kept.append(i)
         return kept
 
-    def _simulate(self, world: World, move: Move, side: int,
-                  odds: MatchOdds | None) -> tuple[float, int]:
+    def _simulate(self, world: World, move: Move, side: int) -> tuple[float, int]:
         """Play ``move`` in a copy of ``world``, then the strong player everywhere
-        to the horizon; the result for ``side`` (the chance of winning the
-        match, given ``odds``; else points) and the plays that took."""
+        to the horizon; the result for ``side`` and the plays that took."""
         trial = world.copy()
         plays = 1
         if not trial.play(move.card, move.positions if move.plan else None):
             plays += trial.finish(self.weights)
-        if odds is None:
-            return trial.value(side), plays
-        return trial.match_value(side, odds, PER_POINT), plays
+        return trial.value(side), plays

@@ -16,7 +16,6 @@ from ..rules import Rules
 from ..view import SeatView
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .knowledge import buried_placement, hidden_cards
-from .match_odds import MatchOdds
 from .odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
 from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
 
@@ -27,7 +26,6 @@ class World:
     """The state of a round in one simulation. ``points`` and ``captured`` are per side."""
 
     __slots__ = (
-        "base",
         "captured",
         "dealer",
         "floor",
@@ -44,7 +42,6 @@ class World:
 
     players: int
     rules: Rules
-    base: list[int]  # per side: the match's points and this round's before the simulation
     worth: int
     dealer: int
     to_move: int
@@ -59,7 +56,6 @@ class World:
     def copy(self) -> World:
         other = World.__new__(World)
         other.players = self.players
-        other.base = self.base
         other.rules = self.rules
         other.worth = self.worth
         other.dealer = self.dealer
@@ -205,16 +201,6 @@ class World:
         what was taken since the simulation began, the majority (settled, or
         expected from the cards taken so far), and the first shot at the floor
         that the next deal's first player gets."""
-        return self._points(side, 0.0 if self.round_over else self._lead(side))
-
-    def match_value(self, side: int, odds: MatchOdds, per_point: float) -> float:
-        """The chance that ``side`` wins the match from here (see ``chance``),
-        and ``per_point`` for each point of ``value``: what tells apart plays
-        for a match already as good as won or lost."""
-        lead = 0.0 if self.round_over else self._lead(side)
-        return self.chance(side, odds, lead) + per_point * self._points(side, lead)
-
-    def _points(self, side: int, lead: float) -> float:
         other = 1 - side
         score = float(self.points[side] - self.points[other])
         mine, theirs = self.captured[side], self.captured[other]
@@ -224,49 +210,16 @@ class World:
             elif theirs >= MAJORITY:
                 score -= self.worth
             return score
-        return score + self.worth * MAJORITY_SHARE[mine][theirs] + lead
-
-    def _lead(self, side: int) -> float:
-        """What the first shot at the floor that the next deal's first player
-        gets is worth to ``side``."""
-        if not self.floor:
-            return 0.0
-        other = 1 - side
-        mine, theirs = self.captured[side], self.captured[other]
-        first = (self.dealer + 1) % self.players
-        first_side = first % 2
-        taker, rest = (mine, theirs) if first_side == side else (theirs, mine)
-        options = floor_options(self.floor, self.rules)
-        stock = kind_counts(self.stock)
-        shot, _ = reply(options, self.worth, taker, rest, stock, len(self.stock), (), HAND_SIZE)
-        return shot if first_side == side else -shot
-
-    def chance(self, side: int, odds: MatchOdds, lead: float) -> float:
-        """The chance that ``side`` wins the match from here, at the end of a
-        deal or round (see ``match_odds``); ``lead`` is what the next deal's
-        first shot at the floor is worth to it (``_lead``)."""
-        other = 1 - side
-        a = self.base[side] + self.points[side]
-        b = self.base[other] + self.points[other]
-        mine, theirs = self.captured[side], self.captured[other]
-        worth = self.worth
-        if self.round_over:
-            if mine >= MAJORITY:
-                a += worth
-            elif theirs >= MAJORITY:
-                b += worth
-            elif self.rules.majority_tie == "split":
-                a += worth
-                b += worth
-            return odds.at_round_end(a, b)
-        points_out = 0
-        spread_out = 0
-        for cards in (self.floor, self.stock):
-            for c in cards:
-                points_out += c.points
-                spread_out += c.points * c.points
-        deals_left = len(self.stock) // (HAND_SIZE * self.players)
-        return odds.at_deal_end(a, b, mine, theirs, worth, points_out, spread_out, deals_left, lead)
+        score += self.worth * MAJORITY_SHARE[mine][theirs]
+        if self.floor:
+            first = (self.dealer + 1) % self.players
+            first_side = first % 2
+            taker, rest = (mine, theirs) if first_side == side else (theirs, mine)
+            options = floor_options(self.floor, self.rules)
+            stock = kind_counts(self.stock)
+            shot, _ = reply(options, self.worth, taker, rest, stock, len(self.stock), (), HAND_SIZE)
+            score += shot if first_side == side else -shot
+        return score
 
 
 class Sampler:
@@ -289,7 +242,6 @@ class Sampler:
             for card in cards:
                 counts[KIND_OF[card.index]] += 1
         self.counts = counts
-        self.base = round_totals(view)
 
     def world(self, rng: random.Random) -> World:
         """One guess at the hidden cards."""
@@ -332,7 +284,6 @@ class Sampler:
         view = self.view
         world = World.__new__(World)
         world.players = view.players
-        world.base = self.base
         world.rules = view.rules
         world.worth = view.rules.majority_points + view.carry
         world.dealer = view.dealer
@@ -345,20 +296,6 @@ class Sampler:
         world.last_capture = view.last_capture_side
         world.hidden = list(self.counts)
         return world
-
-
-def round_totals(view: SeatView) -> list[int]:
-    """Each side's points so far: the match's, and what this round's captures
-    and basras have brought (the majority and the last floor come at its end)."""
-    totals = [view.scores[0], view.scores[1]]
-    for play in view.history:
-        if play.round_no != view.round_no or not play.taken:
-            continue
-        points = play.card.points + (BASRA_POINTS if play.basra else 0)
-        for c in play.taken:
-            points += c.points
-        totals[play.seat % 2] += points
-    return totals
 
 
 def sample_world(view: SeatView, rng: random.Random) -> World:

@@ -62,16 +62,16 @@ LUMP: Final = 3.0
 MAJORITY: Final = 27
 
 
-def _odds(mine: int, theirs: int) -> tuple[float, float]:
-    """Chances that the side with ``mine`` cards ends with 27 or more, and
-    that the other side does, when the rest split evenly on average."""
+def _share(mine: int, theirs: int) -> float:
+    """Chance that the side with ``mine`` cards ends with 27 or more, less the
+    other side's chance, when the rest split evenly on average."""
     if mine >= MAJORITY:
-        return 1.0, 0.0
+        return 1.0
     if theirs >= MAJORITY:
-        return 0.0, 1.0
+        return -1.0
     rest = 52 - mine - theirs
     if rest <= 0:
-        return 0.0, 0.0
+        return 0.0
     sd = math.sqrt(rest * LUMP / 4.0)
 
     def at_least(need: int) -> float:
@@ -79,13 +79,11 @@ def _odds(mine: int, theirs: int) -> tuple[float, float]:
         z = (need - 0.5 - rest / 2.0) / sd
         return 0.5 * math.erfc(z / math.sqrt(2.0))
 
-    return at_least(MAJORITY - mine), at_least(MAJORITY - theirs)
+    return at_least(MAJORITY - mine) - at_least(MAJORITY - theirs)
 
 
-# MAJORITY_ODDS[mine][theirs]: the chances of the majority for each side.
-MAJORITY_ODDS: Final = tuple(tuple(_odds(a, b) for b in range(53)) for a in range(53))
 # MAJORITY_SHARE[mine][theirs]: expected share of the majority, from -1 to 1.
-MAJORITY_SHARE: Final = tuple(tuple(p - q for p, q in row) for row in MAJORITY_ODDS)
+MAJORITY_SHARE: Final = tuple(tuple(_share(a, b) for b in range(53)) for a in range(53))
 
 
 def majority_gain(mine: int, theirs: int, taken: int) -> float:
