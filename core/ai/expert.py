@@ -18,9 +18,7 @@ end of a deal, whose playouts are short, meets many more guesses.
 from __future__ import annotations
 
 import math
-from itertools import permutations
 
-from ..cards import Card
 from ..view import SeatView
 from .base import Player
 from .inference import Reader, resample
@@ -58,20 +56,14 @@ class Expert(Player):
     of playouts instead. ``temperature`` sets how much the other seats' plays
     this deal say about their hands (None: as closely as each seat has played
     by the strong player's judgement so far; 0: nothing, every hand equally
-    likely); ``margin`` how far behind a candidate is dropped (0: never).
-    ``orders``: with at most that many cards left in hand after a candidate
-    (and at least 2), the candidate also goes on with each fixed order of
-    them, as further candidates meeting the same guesses; ``keeps``, instead,
-    with each of them kept to be played last, the strong player's choice
-    otherwise. The best pair's first play is the choice."""
+    likely); ``margin`` how far behind a candidate is dropped (0: never)."""
 
     level = "expert"
 
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 orders: int = 0, keeps: int = 0) -> None:
+                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 plays is not None and plays < 1):
@@ -83,8 +75,6 @@ class Expert(Player):
         self.temperature = temperature
         self.margin = margin
         self.proposals = proposals
-        self.orders = orders
-        self.keeps = keeps
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -92,28 +82,7 @@ class Expert(Player):
         moves = without_wasted_points(moves, view.hand)
         if len(moves) == 1:
             return moves[0]
-        moves_kept = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
-        # Each candidate with the strong player's way on (None), and, with
-        # ``orders``, with each fixed order of the hand's other cards.
-        shortlist: list[Move] = []
-        plans: list[tuple[tuple[Card, ...], Card | None] | None] = []
-        owner: list[int] = []
-        for k, m in enumerate(moves_kept):
-            shortlist.append(m)
-            plans.append(None)
-            owner.append(k)
-            rest = list(view.hand)
-            rest.remove(m.card)
-            if 2 <= len(rest) <= self.orders:
-                for order in permutations(rest):
-                    shortlist.append(m)
-                    plans.append((order, None))
-                    owner.append(k)
-            elif 2 <= len(rest) <= self.keeps:
-                for kept in rest:
-                    shortlist.append(m)
-                    plans.append(((), kept))
-                    owner.append(k)
+        shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
         n = len(shortlist)
         sampler = Sampler(view)
         reader = Reader(view, self.temperature, self.weights)
@@ -131,12 +100,12 @@ class Expert(Player):
         side = view.side
         worlds = 0
         next_check = FIRST_ROUND
-        while worlds_left > 0 and plays_left > 0 and len({owner[i] for i in alive}) > 1:
+        while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
             if not queue:
                 queue = self._guesses(sampler, reader)
             world = queue.pop()
             for i in alive:
-                value, plays = self._simulate(world, shortlist[i], side, plans[i], view.seat)
+                value, plays = self._simulate(world, shortlist[i], side)
                 results[i].append(value)
                 plays_left -= plays
             worlds += 1
@@ -183,15 +152,11 @@ class Expert(Player):
                 kept.append(i)
         return kept
 
-    def _simulate(self, world: World, move: Move, side: int,
-                  plan: tuple[tuple[Card, ...], Card | None] | None, seat: int) -> tuple[float, int]:
+    def _simulate(self, world: World, move: Move, side: int) -> tuple[float, int]:
         """Play ``move`` in a copy of ``world``, then the strong player everywhere
         to the horizon; the result for ``side`` and the plays that took."""
         trial = world.copy()
         plays = 1
         if not trial.play(move.card, move.positions if move.plan else None):
-            if plan is None:
-                plays += trial.finish(self.weights)
-            else:
-                plays += trial.finish_for(seat, plan[0], plan[1], self.weights)
+            plays += trial.finish(self.weights)
         return trial.value(side), plays

@@ -184,46 +184,6 @@ class World:
                 best, best_score = (card, positions), score
         return best
 
-    def policy_among(self, cards: Sequence[Card], weights: Weights = DEFAULT_WEIGHTS) -> PlayChoice:
-        """The strong player's choice for the seat to move among plays of ``cards``."""
-        floor = self.floor
-        optional = self.rules.optional_capture
-        moves: list[PlayChoice] = []
-        for card in cards:
-            options = plan_positions_for(card, floor)
-            for positions in options:
-                moves.append((card, positions))
-            if not options or optional:
-                moves.append((card, None))
-        if len(moves) == 1:
-            return moves[0]
-        s = self.situation()
-        best = moves[0]
-        best_score = -1e9
-        for c, taken in moves:
-            score = judge(s, c, taken, weights)
-            if score > best_score:
-                best, best_score = (c, taken), score
-        return best
-
-    def finish_for(self, seat: int, order: Sequence[Card], kept: Card | None,
-                   weights: Weights = DEFAULT_WEIGHTS) -> int:
-        """Like ``finish``, but ``seat`` plays the cards of ``order`` first, in
-        that order, and ``kept`` (if any) only as its last card."""
-        plays = 1
-        k = 0
-        while True:
-            if self.to_move == seat and k < len(order):
-                choice = self.policy_among((order[k],), weights)
-                k += 1
-            elif self.to_move == seat and kept is not None and len(self.hands[seat]) > 1:
-                choice = self.policy_among([c for c in self.hands[seat] if c != kept], weights)
-            else:
-                choice = self.policy(weights)
-            if self.play(*choice):
-                return plays
-            plays += 1
-
     def finish(self, weights: Weights = DEFAULT_WEIGHTS) -> int:
         """Play the strong player for every seat to the end of the deal (or
         round); how many plays that took.
