@@ -27,10 +27,12 @@ from .moves import Move, without_wasted_points
 from .playout import Sampler, World
 from .strong import ranked
 
-# Simulated plays per decision. A 2-v-2 deal has twice as many plays, so a
-# playout costs about twice as much: both decide in well under 150 ms at the
-# 99th percentile on a small 2-core machine (see bench/README.md).
-DEFAULT_PLAYS = {2: 2000, 4: 1400}
+# Simulated plays per decision. A 2-v-2 playout is about twice as long, so at
+# the 2-player budget a decision early in a deal would meet fewer guesses than
+# FIRST_ROUND: 2-v-2 gets more plays, and won more matches with them. Both
+# decide in well under 150 ms at the 99th percentile on a small 2-core machine
+# (see bench/README.md).
+DEFAULT_PLAYS = {2: 2000, 4: 2800}
 # Under optional capture every capturing card may also be laid, so each
 # play weighs about twice the moves: fewer plays keep the same pace.
 OPTIONAL_CAPTURE_PLAYS = {2: 1200, 4: 850}
