@@ -13,6 +13,22 @@ paired differences more than ``margin`` standard errors below) is dropped:
 the budget goes to the close calls. The budget is a number of simulated
 plays, so a seed reproduces every choice exactly, and a decision near the
 end of a deal, whose playouts are short, meets many more guesses.
+
+This seat's next play is not left to the strong player alone. A playout
+goes on as the strong player to this seat's next turn in the deal, then
+plays each of the strong player's ``second`` best choices there to the
+horizon. The guesses that reach that turn by the same plays (the same
+cards, taking the same cards: all this seat will have seen) are one
+position to this seat, whatever hands they give the others, so which of
+those choices it will make there is decided by them together: each guess
+counts the choice that did best on the other guesses of its position (its
+own result left out, so that the choice is not fitted to the luck it is
+then judged on), and the strong player's choice while fewer than ``least``
+others have been there. So a candidate is judged with the next play that
+the plays in between will tell this seat to make, drawn from the hands the
+reading expects, which a one-move judgement of the cards unseen cannot see;
+it never looks at what one guess alone would show. This is done with 2
+players; in 2-v-2 the budget goes to more guesses instead (see ``SECOND``).
 """
 
 from __future__ import annotations
@@ -24,18 +40,23 @@ from .base import Player
 from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
-from .playout import Sampler, World
+from .playout import Sampler, Seen, World
 from .strong import ranked
 
-# Simulated plays per decision. A 2-v-2 playout is about twice as long, so at
-# the 2-player budget a decision early in a deal would meet fewer guesses than
-# FIRST_ROUND: 2-v-2 gets more plays, and won more matches with them. Both
-# decide in well under 150 ms at the 99th percentile on a small 2-core machine
-# (see bench/README.md).
-DEFAULT_PLAYS = {2: 2000, 4: 2800}
+# What a seat sees of the others' plays between two of its own (None: the deal
+# ended first).
+Path = tuple[Seen, ...] | None
+
+# Simulated plays per decision. With 2 players a guess plays out up to three
+# of this seat's next plays (see SECOND), so it takes more plays; a 2-v-2
+# playout is about twice as long, so at fewer plays a decision early in a
+# deal would meet few guesses more than FIRST_ROUND. Both decide in well
+# under 150 ms at the 99th percentile on a small 2-core machine (see
+# bench/README.md).
+DEFAULT_PLAYS = {2: 6000, 4: 4200}
 # Under optional capture every capturing card may also be laid, so each
 # play weighs about twice the moves: fewer plays keep the same pace.
-OPTIONAL_CAPTURE_PLAYS = {2: 1200, 4: 850}
+OPTIONAL_CAPTURE_PLAYS = {2: 3600, 4: 1300}
 DEFAULT_CANDIDATES = 8
 # Guesses every candidate meets before any is dropped, and how often the
 # candidates are compared after that.
@@ -49,6 +70,13 @@ RESAMPLED = 8
 PROPOSALS = 3
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
+# The strong player's best choices tried at this seat's next turn, and the
+# other guesses that must reach it by the same plays before they choose. In
+# 2-v-2 three plays come between two of a seat's own, so the guesses split
+# among many more ways there, and the same budget spent on more guesses of
+# the strong player's next play won as much (see bench/README.md).
+SECOND = {2: 3, 4: 1}
+LEAST = 4
 
 
 class Expert(Player):
@@ -58,18 +86,25 @@ class Expert(Player):
     of playouts instead. ``temperature`` sets how much the other seats' plays
     this deal say about their hands (None: as closely as each seat has played
     by the strong player's judgement so far; 0: nothing, every hand equally
-    likely); ``margin`` how far behind a candidate is dropped (0: never)."""
+    likely); ``margin`` how far behind a candidate is dropped (0: never);
+    ``second`` how many of the strong player's choices at this seat's next
+    turn each playout tries (1: the strong player's alone; None: the default
+    of the match's size), and ``least`` how many other guesses must reach
+    that turn by the same plays before they choose among them (see the
+    module)."""
 
     level = "expert"
 
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, temperature: float | None = None,
-                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS) -> None:
+                 margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
+                 second: int | None = None, least: int = LEAST) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
+                second is not None and second < 1) or (
                 plays is not None and plays < 1):
-            raise ValueError("an expert needs at least one simulation and one candidate")
+            raise ValueError("an expert needs at least one simulation, one candidate and one next choice")
         self.simulations = simulations
         self.candidates = candidates
         self.weights = weights
@@ -77,6 +112,8 @@ class Expert(Player):
         self.temperature = temperature
         self.margin = margin
         self.proposals = proposals
+        self.second = second
+        self.least = least
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -97,7 +134,12 @@ class Expert(Player):
                 OPTIONAL_CAPTURE_PLAYS if view.rules.optional_capture else DEFAULT_PLAYS
             )[view.players]
             worlds_left = MOST_WORLDS
+        second = self.second or SECOND[view.players]
         results: list[list[float]] = [[] for _ in range(n)]
+        # With ``second``: each guess's results for this seat's next play, by
+        # what it will have seen by then (see ``_simulate_on``).
+        raw: list[list[tuple[Path, list[float]]]] = [[] for _ in range(n)]
+        nodes: dict[tuple[int, Path], list[float]] = {}
         alive = list(range(n))
         side = view.side
         worlds = 0
@@ -107,16 +149,54 @@ class Expert(Player):
                 queue = self._guesses(sampler, reader)
             world = queue.pop()
             for i in alive:
-                value, plays = self._simulate(world, shortlist[i], side)
-                results[i].append(value)
+                if second > 1:
+                    seen, values, plays = self._simulate_on(world, shortlist[i], side, second)
+                    raw[i].append((seen, values))
+                    if seen is not None:
+                        node = nodes.get((i, seen))
+                        if node is None:
+                            nodes[(i, seen)] = node = [0.0] * (len(values) + 1)
+                        for j, v in enumerate(values):
+                            node[j] += v
+                        node[-1] += 1
+                    results[i].append(values[0])
+                else:
+                    value, plays = self._simulate(world, shortlist[i], side)
+                    results[i].append(value)
                 plays_left -= plays
             worlds += 1
             worlds_left -= 1
             if worlds >= next_check and self.margin > 0:
                 next_check += BATCH
+                if nodes:
+                    self._settle(alive, raw, nodes, results)
                 alive = self._survivors(alive, results)
+        if nodes:
+            self._settle(alive, raw, nodes, results)
         best = max(alive, key=lambda i: (sum(results[i]), -i))
         return shortlist[best]
+
+    def _settle(self, alive: list[int], raw: list[list[tuple[Path, list[float]]]],
+                nodes: dict[tuple[int, Path], list[float]], results: list[list[float]]) -> None:
+        """Each guess's result with this seat's next play chosen by the other
+        guesses that reach the same position (leaving the guess itself out, so
+        that the choice is not fitted to the luck it is judged on); the strong
+        player's choice until ``least`` others have been there."""
+        for i in alive:
+            out = results[i]
+            for k, (seen, values) in enumerate(raw[i]):
+                if seen is None:
+                    continue
+                node = nodes[(i, seen)]
+                count = node[-1] - 1
+                pick = 0
+                if count >= self.least:
+                    top = node[0] - values[0]
+                    for j in range(1, len(values)):
+                        other = node[j] - values[j]
+                        if other > top:
+                            top, pick = other, j
+                out[k] = values[pick]
 
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
         """The next guesses to play out: straight from the sampler when this
@@ -153,6 +233,31 @@ class Expert(Player):
             if mean <= self.margin * math.sqrt(variance / (count - 1)) + 1e-9:
                 kept.append(i)
         return kept
+
+    def _simulate_on(self, world: World, move: Move, side: int,
+                     second: int) -> tuple[Path, list[float], int]:
+        """Play ``move`` in a copy of ``world``, the others as the strong player
+        until this seat's next turn, then each of the strong player's ``second``
+        best plays there, and on to the horizon: what this seat will have seen
+        by then (None when the deal ends first), the result of each, and the
+        plays all that took."""
+        trial = world.copy()
+        seat = trial.to_move
+        if trial.play(move.card, move.positions if move.plan else None):
+            return None, [trial.value(side)], 1
+        seen = trial.play_to(seat, self.weights)
+        if seen is None:
+            played = sum(len(h) for h in world.hands) - sum(len(h) for h in trial.hands)
+            return None, [trial.value(side)], played
+        plays = len(seen) + 1
+        values: list[float] = []
+        for card, positions in trial.choices(self.weights, second):
+            after = trial.copy()
+            plays += 1
+            if not after.play(card, positions):
+                plays += after.finish(self.weights)
+            values.append(after.value(side))
+        return tuple(seen), values, plays
 
     def _simulate(self, world: World, move: Move, side: int) -> tuple[float, int]:
         """Play ``move`` in a copy of ``world``, then the strong player everywhere

@@ -20,6 +20,8 @@ from .odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
 from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
+# One play as the others see it: the card's index and the floor positions it took.
+Seen = tuple[int, tuple[int, ...] | None]
 
 
 class World:
@@ -183,6 +185,32 @@ class World:
             if score > best_score:
                 best, best_score = (card, positions), score
         return best
+
+    def choices(self, weights: Weights, count: int) -> list[PlayChoice]:
+        """The strong player's ``count`` best choices for the seat to move, best
+        first: the first is ``policy``'s. They depend only on what that seat
+        can see, so every guess that reaches the same position from its side
+        gives the same list."""
+        moves = self.moves()
+        if len(moves) == 1:
+            return moves
+        s = self.situation()
+        scored = [(judge(s, card, positions, weights), i) for i, (card, positions) in enumerate(moves)]
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [moves[i] for _, i in scored[:count]]
+
+    def play_to(self, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> list[Seen] | None:
+        """Play the strong player for the other seats until ``seat``'s turn:
+        what they played and took on the way, as ``seat`` sees it (each card's
+        index and the floor positions it took, None for a lay), or None when
+        the deal ends first."""
+        seen: list[Seen] = []
+        while self.to_move != seat:
+            card, positions = self.policy(weights)
+            seen.append((card.index, positions))
+            if self.play(card, positions):
+                return None
+        return seen
 
     def finish(self, weights: Weights = DEFAULT_WEIGHTS) -> int:
         """Play the strong player for every seat to the end of the deal (or

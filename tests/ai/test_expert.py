@@ -9,7 +9,9 @@ import pytest
 from core import Match
 from core.ai import player
 from core.ai.expert import Expert
-from core.ai.playout import sample_world
+from core.ai.judge import DEFAULT_WEIGHTS
+from core.ai.moves import legal_moves
+from core.ai.playout import PlayChoice, Sampler, Seen, sample_world
 from core.ai.values import KIND_OF
 
 from .positions import play_out, view_of
@@ -49,6 +51,8 @@ def test_the_budget_must_allow_a_simulation() -> None:
         Expert(simulations=0)
     with pytest.raises(ValueError):
         Expert(plays=0)
+    with pytest.raises(ValueError):
+        Expert(second=0)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -102,3 +106,57 @@ def test_a_simulated_deal_plays_exactly_like_the_engine(players: int) -> None:
         else:
             assert world.floor == list(match.floor)
             assert tuple(world.captured) == match.view(0).captured
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_next_plays_weighed_depend_only_on_what_the_seat_will_have_seen(players: int) -> None:
+    # The guesses that reach this seat's next turn by the same plays must
+    # offer it the same choices, in the same order: the search compares them
+    # by their place in that list, across guesses.
+    for match in positions(6, players):
+        seat = match.to_move or 0
+        view = match.view(seat)
+        if len(view.hand) < 2:
+            continue
+        sampler = Sampler(view)
+        rng = random.Random(7)
+        move = legal_moves(view)[0]
+        offered: dict[tuple[Seen, ...], list[PlayChoice]] = {}
+        reached = 0
+        for _ in range(60):
+            world = sampler.world(rng)
+            world.play(move.card, move.positions if move.plan else None)
+            seen = world.play_to(seat)
+            assert seen is not None  # the seat still holds a card
+            choices = world.choices(DEFAULT_WEIGHTS, 3)
+            assert choices[0] == world.policy()
+            assert 1 <= len(choices) <= 3 and len(set(choices)) == len(choices)
+            assert offered.setdefault(tuple(seen), choices) == choices
+            reached += 1
+        assert reached == 60 and len(offered) > 1
+
+
+def test_the_next_play_is_chosen_by_the_other_guesses_that_reach_it() -> None:
+    path = ((5, None),)
+    # Three guesses reach the same turn; the second choice does better on the
+    # first two, the first choice much better on the third. A fourth guess
+    # ended the deal first.
+    raw: list[list[tuple[tuple[Seen, ...] | None, list[float]]]] = [
+        [(path, [0.0, 5.0]), (path, [0.0, 5.0]), (path, [20.0, 0.0]), (None, [2.0])]
+    ]
+    nodes = {(0, path): [20.0, 10.0, 3.0]}
+    results = [[0.0, 0.0, 20.0, 2.0]]
+    Expert(second=2, least=2)._settle([0], raw, nodes, results)
+    # Each guess is settled by the other two: for the third, the first two
+    # choose the second choice (its own 20 does not count); for each of the
+    # first two, the third's 20 outweighs the other's 5.
+    assert results == [[0.0, 0.0, 0.0, 2.0]]
+    nodes = {(0, path): [5.0, 15.0, 3.0]}
+    raw[0][2] = (path, [5.0, 5.0])
+    results = [[0.0, 0.0, 5.0, 2.0]]
+    Expert(second=2, least=2)._settle([0], raw, nodes, results)
+    assert results == [[5.0, 5.0, 5.0, 2.0]]
+    # Until enough others have been there, the strong player's choice stands.
+    results = [[0.0, 0.0, 5.0, 2.0]]
+    Expert(second=2, least=3)._settle([0], raw, nodes, results)
+    assert results == [[0.0, 0.0, 5.0, 2.0]]
