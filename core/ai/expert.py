@@ -56,7 +56,7 @@ Path = tuple[Seen, ...] | None
 DEFAULT_PLAYS = {2: 6000, 4: 4200}
 # Under optional capture every capturing card may also be laid, so each
 # play weighs about twice the moves: fewer plays keep the same pace.
-OPTIONAL_CAPTURE_PLAYS = {2: 3600, 4: 1300}
+OPTIONAL_CAPTURE_PLAYS = {2: 3600, 4: 2800}
 DEFAULT_CANDIDATES = 8
 # Guesses every candidate meets before any is dropped, and how often the
 # candidates are compared after that.
