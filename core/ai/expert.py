@@ -83,10 +83,9 @@ class Expert(Player):
     """``plays``: simulated plays per decision, shared among the candidates
     (the strong player's best ``candidates`` plays); None for the default of
     the match's size and rules. ``simulations``, when given, caps the number
-    of playouts instead. ``temperature`` sets how much the other seats' plays
-    this deal say about their hands (None: as closely as each seat has played
-    by the strong player's judgement so far; 0: nothing, every hand equally
-    likely); ``margin`` how far behind a candidate is dropped (0: never);
+    of playouts instead. ``read``: whether the other seats' plays this deal
+    say anything about their hands (False: every hand equally likely; see
+    ``inference``); ``margin`` how far behind a candidate is dropped (0: never);
     ``second`` how many of the strong player's choices at this seat's next
     turn each playout tries (1: the strong player's alone; None: the default
     of the match's size), and ``least`` how many other guesses must reach
@@ -97,7 +96,7 @@ class Expert(Player):
 
     def __init__(self, seed: object = None, simulations: int | None = None,
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
-                 plays: int | None = None, temperature: float | None = None,
+                 plays: int | None = None, read: bool = True,
                  margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
                  second: int | None = None, least: int = LEAST) -> None:
         super().__init__(seed)
@@ -109,7 +108,7 @@ class Expert(Player):
         self.candidates = candidates
         self.weights = weights
         self.plays = plays
-        self.temperature = temperature
+        self.read = read
         self.margin = margin
         self.proposals = proposals
         self.second = second
@@ -124,7 +123,7 @@ class Expert(Player):
         shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
         n = len(shortlist)
         sampler = Sampler(view)
-        reader = Reader(view, self.temperature, self.weights)
+        reader = Reader(view, self.read, self.weights)
         queue: list[World] = []
         if self.simulations is not None:
             plays_left = 1 << 30

@@ -4,15 +4,25 @@ A player who laid a card, or took little, while another card would have
 taken much more, probably did not hold that card. ``Reader`` weighs a guess
 at the hidden hands (a ``World``) by how well each play of this deal fits
 the hand the guess gives its player: each play is judged as the strong
-player judges it, from what that player could see at the time, against the
-best play of that hand, and a play that falls ``regret`` points short of the
-best weighs ``exp(-regret / temperature)``. A guess whose hands would have
-played exactly as seen keeps its full weight; one that makes every play a
-blunder is rarely kept. Each seat's temperature is fitted to how it has
-played so far (``fitted_temperatures``): in the deals already over every
-hand is known, since a deal's cards are all played in it, so a player who
-always plays as the judgement says is read sharply, and one who thinks
-further than one move (as the expert does) or plays by whim more loosely.
+player judges it, from what that player could see at the time, and ranked
+among the moves of that hand (``rank``: how many of them the judgement puts
+above it). A guess weighs, for each play, the chance that its player makes
+a play of that rank, among the ranks that hand offers, shared among the
+moves of that rank (``chance``). Each seat's
+chances are fitted to how it has played so far (``fitted_ranks``): in the
+deals already over every hand is known, since a deal's cards are all played
+in it. A player who always plays as the judgement says is read sharply (a
+hand that would have played otherwise is nearly ruled out); one that thinks
+further than one move, as the expert does, is read for what its plays say.
+
+The rank, not how many points a play falls short of the best: a player who
+searches passes up the judgement's best play about one time in four, and
+then often by many points (the baseline's plays: three in four the best,
+one in twenty more than 5 points short, one in a hundred more than 14).
+Weighed by the shortfall, with the mean shortfall as the scale, such a play
+all but rules out the hand that really made it, and the reading made the
+true hands less likely than no reading at all; by the rank it does not, and
+the strong player is read more sharply too (see bench/README.md).
 
 Only the plays since this deal's cards came count: a seat's earlier hands
 are gone, and what those plays say is already in the cards seen. The reading
@@ -32,12 +42,10 @@ from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .odds import floor_key
 from .values import KIND_OF, KINDS, kind_counts
 
-# The temperature of a seat whose plays say nothing yet about how it plays,
-# how many plays that guess counts as, and the bounds of a fitted one.
-TEMPERATURE: Final = 2.0
-PRIOR_PLAYS: Final = 4
-COLDEST: Final = 0.25
-HOTTEST: Final = 4.0
+# The chances of a play being the judgement's best, second, third, or any
+# lower move of its hand, before a seat's plays say how it plays: as many
+# plays as these counts, added to those of the deals already over.
+RANK_PRIOR: Final = (2.0, 1.0, 1.0, 1.0)
 # Below this weight a guess is as good as ruled out.
 LOWEST_LOG: Final = -30.0
 
@@ -65,7 +73,7 @@ class PastPlay:
 class Reader:
     """Weighs guesses at the hidden hands by the plays of this deal (see the module)."""
 
-    def __init__(self, view: SeatView, temperature: float | None = None,
+    def __init__(self, view: SeatView, read: bool = True,
                  weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self.rules = view.rules
@@ -76,11 +84,10 @@ class Reader:
         self.memo: list[dict[int, float]] = [{} for _ in range(view.players)]
         # Seen by all at the deal, so never in a pool, even from a hand.
         self.buried = frozenset(view.buried)
-        if temperature is not None and temperature <= 0:
-            self.temperatures = [0.0] * view.players
+        if not read:
+            self.chances: list[list[float]] = [[] for _ in range(view.players)]
             return
-        self.temperatures = (fitted_temperatures(view, weights) if temperature is None
-                             else [temperature] * view.players)
+        self.chances = fitted_ranks(view, weights)
         players = view.players
         history = view.round_history
         count = len(history)
@@ -156,22 +163,34 @@ class Reader:
         guesses of one decision share a few hundred hands at most."""
         total = 0.0
         for seat in self.seats:
-            hand = hands[seat]
-            key = 0
-            for kind in sorted([KIND_OF[c.index] for c in hand]):
-                key = key * (KINDS + 1) + kind + 1
-            known = self.memo[seat]
-            value = known.get(key)
-            if value is None:
-                value = self._seat_weight(seat, hand)
-                known[key] = value
-            total += value
+            total += self.seat_weight(seat, hands[seat])
             if total < LOWEST_LOG:
                 return LOWEST_LOG
         return total
 
+    def seat_weight(self, seat: int, hand: list[Card]) -> float:
+        """How well ``hand`` as ``seat``'s hand now fits its plays this deal (a log)."""
+        key = 0
+        for kind in sorted([KIND_OF[c.index] for c in hand]):
+            key = key * (KINDS + 1) + kind + 1
+        known = self.memo[seat]
+        value = known.get(key)
+        if value is None:
+            value = self._seat_weight(seat, hand)
+            known[key] = value
+        return value
+
     def _seat_weight(self, seat: int, hand: list[Card]) -> float:
         total = 0.0
+        chances = self.chances[seat]
+        for above, aboves in self.ranks(seat, hand):
+            total += math.log(chance(chances, above, aboves))
+        return max(LOWEST_LOG, total)
+
+    def ranks(self, seat: int, hand: list[Card]) -> list[tuple[int, list[int]]]:
+        """Where each of ``seat``'s plays this deal stands among the moves it
+        would have had with ``hand`` as its hand now (see ``rank``)."""
+        out: list[tuple[int, list[int]]] = []
         for p in self.plays:
             if p.seat != seat:
                 continue
@@ -180,14 +199,15 @@ class Reader:
             for card in held:
                 if card not in self.buried:
                     pool[KIND_OF[card.index]] -= 1
-            total -= regret(p, held, pool, self.rules, self.worth, self.weights) / self.temperatures[seat]
-        return max(LOWEST_LOG, total)
+            out.append(rank(p, held, pool, self.rules, self.worth, self.weights))
+        return out
 
 
-def regret(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: int,
-           weights: Weights) -> float:
-    """How many points the play ``p`` falls short of the best play of ``hand``,
-    by the strong player's judgement (``pool``: the cards its player could not see)."""
+def rank(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: int,
+         weights: Weights) -> tuple[int, list[int]]:
+    """Where the play ``p`` stands among the moves of ``hand`` by the strong
+    player's judgement (``pool``: the cards its player could not see): how
+    many moves it judges better than the play, and than each move."""
     s = Situation(
         hand=hand,
         floor=p.floor,
@@ -206,32 +226,59 @@ def regret(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: 
         last_capture_mine=p.last_capture_mine,
     )
     actual = judge(s, p.card, p.positions, weights)
-    best = actual
+    values: list[float] = []
     optional = rules.optional_capture
     for card in hand:
         options = plan_positions_for(card, p.floor)
         for positions in options:
-            value = judge(s, card, positions, weights)
-            if value > best:
-                best = value
+            values.append(judge(s, card, positions, weights))
         if not options or optional:
-            value = judge(s, card, None, weights)
-            if value > best:
-                best = value
-    return best - actual
+            values.append(judge(s, card, None, weights))
+    best = max(values)
+    gaps = [best - v for v in values]
+    short = best - actual
+    above = 0
+    for gap in gaps:
+        if gap < short - 1e-9:
+            above += 1
+    aboves: list[int] = []
+    for gap in gaps:
+        n = 0
+        for other in gaps:
+            if other < gap - 1e-9:
+                n += 1
+        aboves.append(n)
+    return above, aboves
 
 
-def fitted_temperatures(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
-    """For each seat, how far its plays stray from the strong player's judgement:
-    the mean regret of its plays in the deals already over (this round's and the
-    last round's), where every hand is known, since every card of a deal is
-    played in it. A seat that always played as judged is read sharply; one that
-    strays, more loosely. The prior counts as ``PRIOR_PLAYS`` plays at ``TEMPERATURE``."""
+def chance(chances: list[float], above: int, aboves: list[int]) -> float:
+    """The chance of a play with ``above`` moves judged better, for a seat that
+    plays the judgement's best, second, ... move with ``chances`` (the last
+    for any lower one), when its hand's moves have ``aboves`` better: the
+    chance of its rank among the ranks that hand offers, shared among the
+    moves of that rank."""
+    last = len(chances) - 1
+    moves = [0] * len(chances)
+    for n in aboves:
+        moves[min(n, last)] += 1
+    offered = 0.0
+    for r, count in enumerate(moves):
+        if count:
+            offered += chances[r]
+    mine = min(above, last)
+    return chances[mine] / moves[mine] / offered
+
+
+def fitted_ranks(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[list[float]]:
+    """For each seat, the chance that its play is the strong player's best move,
+    second, third, or lower: from how its plays ranked in the deals already over
+    (this round's and the last round's), where every hand is known, since every
+    card of a deal is played in it, and ``RANK_PRIOR``. A seat that always played
+    as judged is read sharply; one that often did not, loosely."""
     players = view.players
     per_deal = 4 * players
     deals = 48 // per_deal
-    totals = [PRIOR_PLAYS * TEMPERATURE] * players
-    counts = [PRIOR_PLAYS] * players
+    counts = [list(RANK_PRIOR) for _ in range(players)]
     deck = Card.deck()
     for round_no in (view.round_no - 1, view.round_no):
         plays = [p for p in view.history if p.round_no == round_no]
@@ -283,8 +330,9 @@ def fitted_temperatures(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> l
                     past.partner_cards = (held[(play.seat + 2) % 4] or deal_left) if players == 4 else 0
                     past.last_capture_mine = last_side == side
                     worth = view.rules.majority_points + view.carry
-                    totals[play.seat] += regret(past, hand, pool, view.rules, worth, weights)
-                    counts[play.seat] += 1
+                    above, _ = rank(past, hand, pool, view.rules, worth, weights)
+                    mine = counts[play.seat]
+                    mine[min(above, len(mine) - 1)] += 1
             seen.add(play.card)
             if play.taken:
                 seen.update(play.taken)
@@ -293,7 +341,11 @@ def fitted_temperatures(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> l
                 last_side = side
             else:
                 floor.add(play.card)
-    return [min(HOTTEST, max(COLDEST, totals[s] / counts[s])) for s in range(players)]
+    out: list[list[float]] = []
+    for seat_counts in counts:
+        total = sum(seat_counts)
+        out.append([c / total for c in seat_counts])
+    return out
 
 
 def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
@@ -317,4 +369,4 @@ def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
     return out
 
 
-__all__ = ["KINDS", "TEMPERATURE", "Reader", "fitted_temperatures", "resample"]
+__all__ = ["KINDS", "RANK_PRIOR", "Reader", "chance", "fitted_ranks", "rank", "resample"]

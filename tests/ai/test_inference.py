@@ -1,15 +1,18 @@
-"""Reading the hands from the plays: a hand that would have played as seen keeps
-its weight, a hand that would have passed up a basra loses it."""
+"""Reading the hands from the plays: the hands the strong player really held rank
+each of its plays first, a hand that would have passed up a basra loses weight,
+and each seat is read as sharply as it has played by the judgement."""
 
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from core import Card, Match
 from core.ai import player
-from core.ai.inference import TEMPERATURE, Reader, fitted_temperatures, resample
+from core.ai.inference import RANK_PRIOR, Reader, chance, fitted_ranks, resample
 from core.ai.playout import Sampler
 from core.view import PublicPlay
 
@@ -25,8 +28,9 @@ def test_the_hands_the_strong_player_really_held_fit_its_plays(players: int) -> 
         if match.to_move is None:
             continue
         reader = Reader(match.view(match.to_move))
-        hands = [list(match.hand(s)) for s in range(players)]
-        assert reader.log_weight(hands) == 0.0
+        for seat in reader.seats:
+            ranks = reader.ranks(seat, list(match.hand(seat)))
+            assert ranks and all(above == 0 for above, _ in ranks)
         read += reader.reads
     assert read
 
@@ -39,8 +43,19 @@ def test_a_hand_that_would_have_made_a_basra_did_not_lay_a_card() -> None:
     reader = Reader(view)
     assert reader.reads
     with_five = [list(view.hand), list(cards("5S 9C 10H"))]
-    without = [list(view.hand), list(cards("6S 9C 10H"))]
-    assert reader.log_weight(with_five) < reader.log_weight(without) - 3
+    threes = [list(view.hand), list(cards("3S 3H 3D"))]  # every card would have been laid alike
+    assert reader.ranks(1, with_five[1])[0][0] > 0  # the 5 would have swept the floor
+    assert reader.ranks(1, threes[1]) == [(0, [0, 0, 0, 0])]
+    assert reader.log_weight(with_five) < reader.log_weight(threes)
+
+
+def test_a_plays_chance_is_its_ranks_among_the_ranks_its_hand_offers() -> None:
+    chances = [0.7, 0.1, 0.1, 0.1]
+    assert chance(chances, 0, [0, 1, 2, 3]) == pytest.approx(0.7)
+    assert chance(chances, 0, [0, 0, 2]) == pytest.approx(0.7 / 2 / 0.8)  # two best alike, no second
+    assert chance(chances, 4, [0, 1, 2, 3, 4]) == pytest.approx(0.1 / 2)  # the lowest rank, shared
+    for aboves in ([0, 1, 2, 3, 4, 4], [0, 0, 0], [0, 2, 2, 3], [0]):
+        assert sum(chance(chances, n, aboves) for n in aboves) == pytest.approx(1.0)
 
 
 def test_nothing_is_read_at_the_first_play_of_a_deal() -> None:
@@ -66,16 +81,19 @@ def test_guesses_are_drawn_from_the_view_alone() -> None:
 def test_a_seat_that_plays_as_judged_is_read_more_sharply_than_one_that_plays_by_whim() -> None:
     match = Match.new(2, seed="read:fit")
     play_out(match, [player("strong", seed=0), player("strong", seed=1)], plays=40)
-    assert fitted_temperatures(match.view(0))[1] < TEMPERATURE / 4
+    sharp = fitted_ranks(match.view(0))[1]
+    assert sharp[0] > 0.8 and sum(sharp) == pytest.approx(1.0)
     whim = Match.new(2, seed="read:fit")
     play_out(whim, [player("strong", seed=0), player("beginner", seed=1)], plays=40)
-    assert fitted_temperatures(whim.view(0))[1] > fitted_temperatures(match.view(0))[1]
+    loose = fitted_ranks(whim.view(0))[1]
+    assert loose[0] < sharp[0] - 0.2 and sum(loose) == pytest.approx(1.0)
 
 
 def test_before_any_deal_is_over_every_seat_is_read_at_the_prior() -> None:
     match = Match.new(4, seed="read:prior")
     play_out(match, [player("strong", seed=s) for s in range(4)], plays=5)
-    assert fitted_temperatures(match.view(match.to_move or 0)) == [TEMPERATURE] * 4
+    prior = [c / sum(RANK_PRIOR) for c in RANK_PRIOR]
+    assert fitted_ranks(match.view(match.to_move or 0)) == [prior] * 4
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -112,3 +130,16 @@ def test_the_other_hands_are_drawn_from_every_hidden_card() -> None:
     # each hidden card is in the hand about as often as the hand's share of them
     expected = draws * view.hand_sizes[other] / len(hidden)
     assert all(abs(n - expected) < 0.25 * expected for n in held.values())
+
+
+def test_the_reading_makes_the_hands_the_strong_player_held_likelier() -> None:
+    # bench/reading.py's score: the log of how many times likelier the reading makes
+    # the true hand than the guesses drawn before reading (0: it says nothing).
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    try:
+        import reading
+    finally:
+        sys.path.pop(0)
+    scores = reading.score(reading.cases("strong", "strong", 2, 3, "read:score"))
+    (mean, count), = scores.values()
+    assert count > 100 and mean > 0.3
