@@ -7,8 +7,8 @@ the hand the guess gives its player: each play is judged as the strong
 player judges it, from what that player could see at the time, and ranked
 among the moves of that hand (``rank``: how many of them the judgement puts
 above it). A guess weighs, for each play, the chance that its player makes
-a play of that rank, among the ranks that hand offers, shared among the
-moves of that rank (``chance``). Each seat's
+the judgement's best move, its second, its third, or one lower (a stray,
+as likely whichever it is), shared among the moves judged alike. Each seat's
 chances are fitted to how it has played so far (``fitted_ranks``): in the
 deals already over every hand is known, since a deal's cards are all played
 in it. A player who always plays as the judgement says is read sharply (a
@@ -17,8 +17,8 @@ further than one move, as the expert does, is read for what its plays say.
 
 The rank, not how many points a play falls short of the best: a player who
 searches passes up the judgement's best play about one time in four, and
-then often by many points (the baseline's plays: three in four the best,
-one in twenty more than 5 points short, one in a hundred more than 14).
+then often by many points (of the baseline's plays, three in four are the
+best, one in eleven more than 3 points short, one in a hundred 14 or more).
 Weighed by the shortfall, with the mean shortfall as the scale, such a play
 all but rules out the hand that really made it, and the reading made the
 true hands less likely than no reading at all; by the rank it does not, and
@@ -183,14 +183,14 @@ class Reader:
     def _seat_weight(self, seat: int, hand: list[Card]) -> float:
         total = 0.0
         chances = self.chances[seat]
-        for above, aboves in self.ranks(seat, hand):
-            total += math.log(chance(chances, above, aboves))
+        for above, alike in self.ranks(seat, hand):
+            total += math.log(chances[min(above, len(chances) - 1)] / alike)
         return max(LOWEST_LOG, total)
 
-    def ranks(self, seat: int, hand: list[Card]) -> list[tuple[int, list[int]]]:
+    def ranks(self, seat: int, hand: list[Card]) -> list[tuple[int, int]]:
         """Where each of ``seat``'s plays this deal stands among the moves it
         would have had with ``hand`` as its hand now (see ``rank``)."""
-        out: list[tuple[int, list[int]]] = []
+        out: list[tuple[int, int]] = []
         for p in self.plays:
             if p.seat != seat:
                 continue
@@ -204,10 +204,10 @@ class Reader:
 
 
 def rank(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: int,
-         weights: Weights) -> tuple[int, list[int]]:
+         weights: Weights) -> tuple[int, int]:
     """Where the play ``p`` stands among the moves of ``hand`` by the strong
     player's judgement (``pool``: the cards its player could not see): how
-    many moves it judges better than the play, and than each move."""
+    many moves it judges better, and how many alike, the play itself included."""
     s = Situation(
         hand=hand,
         floor=p.floor,
@@ -235,38 +235,16 @@ def rank(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: in
         if not options or optional:
             values.append(judge(s, card, None, weights))
     best = max(values)
-    gaps = [best - v for v in values]
     short = best - actual
     above = 0
-    for gap in gaps:
+    alike = 0
+    for value in values:
+        gap = best - value
         if gap < short - 1e-9:
             above += 1
-    aboves: list[int] = []
-    for gap in gaps:
-        n = 0
-        for other in gaps:
-            if other < gap - 1e-9:
-                n += 1
-        aboves.append(n)
-    return above, aboves
-
-
-def chance(chances: list[float], above: int, aboves: list[int]) -> float:
-    """The chance of a play with ``above`` moves judged better, for a seat that
-    plays the judgement's best, second, ... move with ``chances`` (the last
-    for any lower one), when its hand's moves have ``aboves`` better: the
-    chance of its rank among the ranks that hand offers, shared among the
-    moves of that rank."""
-    last = len(chances) - 1
-    moves = [0] * len(chances)
-    for n in aboves:
-        moves[min(n, last)] += 1
-    offered = 0.0
-    for r, count in enumerate(moves):
-        if count:
-            offered += chances[r]
-    mine = min(above, last)
-    return chances[mine] / moves[mine] / offered
+        elif gap <= short + 1e-9:
+            alike += 1
+    return above, max(1, alike)
 
 
 def fitted_ranks(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[list[float]]:
@@ -369,4 +347,4 @@ def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
     return out
 
 
-__all__ = ["KINDS", "RANK_PRIOR", "Reader", "chance", "fitted_ranks", "rank", "resample"]
+__all__ = ["KINDS", "RANK_PRIOR", "Reader", "fitted_ranks", "rank", "resample"]

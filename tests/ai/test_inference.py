@@ -12,7 +12,7 @@ import pytest
 
 from core import Card, Match
 from core.ai import player
-from core.ai.inference import RANK_PRIOR, Reader, chance, fitted_ranks, resample
+from core.ai.inference import RANK_PRIOR, Reader, fitted_ranks, resample
 from core.ai.playout import Sampler
 from core.view import PublicPlay
 
@@ -43,19 +43,12 @@ def test_a_hand_that_would_have_made_a_basra_did_not_lay_a_card() -> None:
     reader = Reader(view)
     assert reader.reads
     with_five = [list(view.hand), list(cards("5S 9C 10H"))]
-    threes = [list(view.hand), list(cards("3S 3H 3D"))]  # every card would have been laid alike
+    with_eight = [list(view.hand), list(cards("8H 2H 10D"))]  # the 3 makes 8 for the 8 to take
     assert reader.ranks(1, with_five[1])[0][0] > 0  # the 5 would have swept the floor
-    assert reader.ranks(1, threes[1]) == [(0, [0, 0, 0, 0])]
-    assert reader.log_weight(with_five) < reader.log_weight(threes)
-
-
-def test_a_plays_chance_is_its_ranks_among_the_ranks_its_hand_offers() -> None:
-    chances = [0.7, 0.1, 0.1, 0.1]
-    assert chance(chances, 0, [0, 1, 2, 3]) == pytest.approx(0.7)
-    assert chance(chances, 0, [0, 0, 2]) == pytest.approx(0.7 / 2 / 0.8)  # two best alike, no second
-    assert chance(chances, 4, [0, 1, 2, 3, 4]) == pytest.approx(0.1 / 2)  # the lowest rank, shared
-    for aboves in ([0, 1, 2, 3, 4, 4], [0, 0, 0], [0, 2, 2, 3], [0]):
-        assert sum(chance(chances, n, aboves) for n in aboves) == pytest.approx(1.0)
+    assert reader.ranks(1, with_eight[1]) == [(0, 1)]
+    assert reader.log_weight(with_five) < reader.log_weight(with_eight) - 0.5
+    threes = list(cards("3S 3H 3D"))  # every card would have been laid alike
+    assert reader.ranks(1, threes) == [(0, 4)]
 
 
 def test_nothing_is_read_at_the_first_play_of_a_deal() -> None:
