@@ -111,3 +111,11 @@ def test_the_match_over_line_comes_after_the_last_round_s_points(tmp_path: Path,
     none = translator(lang).ngettext("{n} card", "{n} cards", 0)
     assert not re.search(rf"(?m)^· .*: {none}$", last_board), last_board
     assert re.search(rf"(?m)^· .*: {none}$", screen)  # as every table of a round's last deal has
+
+
+def test_the_cards_and_basras_taken_are_joined_in_the_table_s_language(tmp_path: Path) -> None:
+    screen = run(tmp_path, ["--lang", "ar"])
+    taken = [line for line in screen.splitlines() if line.startswith("المأخوذ في هذه الجولة")]
+    with_basras = [line for line in taken if "باصر" in line]
+    assert with_basras and all("، " in line for line in with_basras)
+    assert not any(", " in line for line in taken)
