@@ -30,10 +30,10 @@ from ..render import (
     render_round_result,
     render_table,
 )
-from ..render.common import scores_line, seat_name
+from ..render.common import listed, scores_line, seat_name
 from ..render.texts import _end_line, describe_play
 from ..service import HandView, MatchResultView, PlayDescription, RoundResultView, SeatInfo, TableView
-from .texts import ROUND_SO_FAR, ROUND_TO_POINTS, TAKEN_WITH_BASRAS
+from .texts import ROUND_SO_FAR, ROUND_TO_POINTS
 
 #: The last line of a finished round's table in the chats (whose points come as a new message).
 CHAT_ROUND_END = "End of the round: the points follow below."
@@ -85,7 +85,7 @@ def round_so_far(t: Translator, table: TableView) -> str:
     def taken(team: int) -> str:
         text = cards_count(t, table.captured[team])
         if table.round_basras[team]:
-            text = t.gettext(TAKEN_WITH_BASRAS, cards=text, basras=basras_count(t, table.round_basras[team]))
+            text = listed(t, [text, basras_count(t, table.round_basras[team])])
         return text
 
     return t.gettext(

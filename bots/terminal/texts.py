@@ -20,9 +20,6 @@ ROUND_TO_POINTS = N_("End of the round: its points are below.")
 # TRANSLATORS: under the match score during a round; {first}/{second} are a player's or a
 # team's name, {first_taken}/{second_taken} e.g. "12 cards, 1 basra".
 ROUND_SO_FAR = N_("Taken this round: {first} {first_taken} · {second} {second_taken}")
-# TRANSLATORS: what a side has taken this round when it made basras: {cards} e.g. "12 cards",
-# {basras} e.g. "1 basra".
-TAKEN_WITH_BASRAS = N_("{cards}, {basras}")
 # TRANSLATORS: at start-up, when a saved match goes on; {kind} is e.g. "2 players, level
 # beginner", {score} e.g. "12–30".
 RESUMED = N_("Your saved match goes on: {kind}, round {round}, score {score}.")
