@@ -144,6 +144,7 @@ async def test_answers_that_are_not_discord_are_tried_again_one_line_each(
         code = await ended(process)
     assert code == 0 and "Traceback" not in log.read_text(), log.read_text()[-3000:]
     assert "Attempting a reconnect" in log.read_text()
+    assert "/gateway/" in server.calls  # the fake's gateway, never Discord's own
     assert lines[:2] == [
         f"basra-discord: cannot reach Discord at {url} (its answer is not Discord's); trying again in 1 s",
         f"basra-discord: cannot reach Discord at {url} (its answer is not Discord's); trying again in 2 s",
