@@ -17,7 +17,7 @@ from ..view import SeatView
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .knowledge import buried_placement, hidden_cards
 from .odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
-from .values import DEAL_END_SHARE, FLOOR_VALUE, KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
+from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
 # One play as the others see it: the card's index and the floor positions it took.
@@ -227,10 +227,8 @@ class World:
     def value(self, side: int) -> float:
         """How good the world is for ``side`` at the end of a deal, in points:
         what was taken since the simulation began, the majority (settled, or
-        expected from the cards taken so far, at the spread fitted for this
-        deal's end), and what the floor is worth to the next deal's first
-        player: its first shot, cards and points, weighed as fitted by
-        ``bench/deal_end.py``."""
+        expected from the cards taken so far), and the first shot at the floor
+        that the next deal's first player gets."""
         other = 1 - side
         score = float(self.points[side] - self.points[other])
         mine, theirs = self.captured[side], self.captured[other]
@@ -240,8 +238,7 @@ class World:
             elif theirs >= MAJORITY:
                 score -= self.worth
             return score
-        table = DEAL_END_SHARE.get((self.players, len(self.stock)), MAJORITY_SHARE)
-        score += self.worth * table[mine][theirs]
+        score += self.worth * MAJORITY_SHARE[mine][theirs]
         if self.floor:
             first = (self.dealer + 1) % self.players
             first_side = first % 2
@@ -249,9 +246,7 @@ class World:
             options = floor_options(self.floor, self.rules)
             stock = kind_counts(self.stock)
             shot, _ = reply(options, self.worth, taker, rest, stock, len(self.stock), (), HAND_SIZE)
-            a, b, c = FLOOR_VALUE.get((self.players, len(self.stock)), (1.0, 0.0, 0.0))
-            floor_worth = a * shot + b * len(self.floor) + c * sum(card.points for card in self.floor)
-            score += floor_worth if first_side == side else -floor_worth
+            score += shot if first_side == side else -shot
         return score
 
 

@@ -62,7 +62,7 @@ LUMP: Final = 3.0
 MAJORITY: Final = 27
 
 
-def _share(mine: int, theirs: int, lump: float = LUMP) -> float:
+def _share(mine: int, theirs: int) -> float:
     """Chance that the side with ``mine`` cards ends with 27 or more, less the
     other side's chance, when the rest split evenly on average."""
     if mine >= MAJORITY:
@@ -72,7 +72,7 @@ def _share(mine: int, theirs: int, lump: float = LUMP) -> float:
     rest = 52 - mine - theirs
     if rest <= 0:
         return 0.0
-    sd = math.sqrt(rest * lump / 4.0)
+    sd = math.sqrt(rest * LUMP / 4.0)
 
     def at_least(need: int) -> float:
         # P(X >= need) for X ~ N(rest/2, sd), with a continuity correction
@@ -86,25 +86,7 @@ def _share(mine: int, theirs: int, lump: float = LUMP) -> float:
 MAJORITY_SHARE: Final = tuple(tuple(_share(a, b) for b in range(53)) for a in range(53))
 
 
-def share_table(lump: float) -> tuple[tuple[float, ...], ...]:
-    """MAJORITY_SHARE at the spread ``lump``."""
-    return tuple(tuple(_share(a, b, lump) for b in range(53)) for a in range(53))
-
-
-# Fitted as bench/deal_end.py fits them (3,000 matches of strong players with 2, 2,000
-# with 4): the spread at each deal's end by (players, cards in the stock), and
-# the floor's worth to the next deal's first player as (first shot, floor
-# cards, floor points) coefficients.
-DEAL_END_LUMP: Final = {(2, 8): 6.75, (2, 16): 4.5, (2, 24): 3.5, (2, 32): 3.25, (2, 40): 3.25,
-                        (4, 16): 4.75, (4, 32): 3.75}
-DEAL_END_SHARE: Final = {key: share_table(lump) for key, lump in DEAL_END_LUMP.items()}
-
-
 def majority_gain(mine: int, theirs: int, taken: int) -> float:
     """What taking ``taken`` more cards is worth, in units of the majority's worth."""
     row = MAJORITY_SHARE
     return row[min(52, mine + taken)][theirs] - row[mine][theirs]
-
-FLOOR_VALUE: Final = {(2, 8): (-0.52, 1.43, 1.17), (2, 16): (-0.21, 1.22, 0.73), (2, 24): (-0.02, 1.29, 0.71),
-                      (2, 32): (0.27, 0.44, 1.04), (2, 40): (0.29, 0.70, 0.59),
-                      (4, 16): (-0.13, 1.16, 1.18), (4, 32): (0.30, 0.92, 0.23)}
