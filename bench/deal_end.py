@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core import events as ev
 from core.ai import player
-from core.ai.odds import HAND_SIZE, floor_options, reply
-from core.ai.values import KIND_OF, KINDS, LUMP, MAJORITY
+from core.ai.odds import BASRA_POINTS, HAND_SIZE, floor_options, reply
+from core.ai.values import KIND_OF, LUMP, MAJORITY, kind_counts, majority_share
 from core.cards import Card
 from core.match import Match
 from core.rules import Rules
@@ -49,9 +49,7 @@ Row = tuple[int, int, int, int, float, int, int, int, int, int, int]
 
 def rows(players: int, matches: int, seed: str) -> list[Row]:
     out: list[Row] = []
-    deck_kinds = [0] * KINDS
-    for card in Card.deck():
-        deck_kinds[KIND_OF[card.index]] += 1
+    deck_kinds = kind_counts(Card.deck())
     for m in range(matches):
         match = Match.new(players, Rules(), seed=f"{seed}:{m}", dealer=m % players)
         bots = [player("strong", seed=f"{seed}:{m}:{s}") for s in range(players)]
@@ -77,8 +75,8 @@ def rows(players: int, matches: int, seed: str) -> list[Row]:
                 taker, rest = (mine, theirs) if first == 0 else (theirs, mine)
                 shot, _ = reply(floor_options(list(view.floor), rules), worth, taker, rest,
                                 stock, size, (), HAND_SIZE)
-                so_far = (sum(c.points for c in piles[0]) + 10 * view.round_basras[0]
-                          - sum(c.points for c in piles[1]) - 10 * view.round_basras[1])
+                so_far = (sum(c.points for c in piles[0]) + BASRA_POINTS * view.round_basras[0]
+                          - sum(c.points for c in piles[1]) - BASRA_POINTS * view.round_basras[1])
                 pending.append((view.round_no, (size, mine, theirs, worth, sign * shot,
                                                 len(view.floor), sum(c.points for c in view.floor),
                                                 sign, so_far, 0, 0)))
@@ -93,24 +91,9 @@ def rows(players: int, matches: int, seed: str) -> list[Row]:
     return out
 
 
-def share(mine: int, theirs: int, lump: float) -> float:
-    """As ``values._share`` at the spread ``lump``."""
-    if mine >= MAJORITY:
-        return 1.0
-    if theirs >= MAJORITY:
-        return -1.0
-    rest = 52 - mine - theirs
-    sd = math.sqrt(rest * lump / 4.0)
-
-    def at_least(need: int) -> float:
-        return 0.5 * math.erfc((need - 0.5 - rest / 2.0) / sd / math.sqrt(2.0))
-
-    return at_least(MAJORITY - mine) - at_least(MAJORITY - theirs)
-
-
 def error(group: list[Row], lump: float) -> float:
     """Mean squared error of the majority's share at ``lump`` against who took it."""
-    return sum((share(r[1], r[2], lump) - r[10]) ** 2 for r in group) / len(group)
+    return sum((majority_share(r[1], r[2], lump) - r[10]) ** 2 for r in group) / len(group)
 
 
 def least_squares(xs: list[list[float]], ys: list[float]) -> tuple[list[float], list[float]]:
@@ -153,7 +136,7 @@ def main() -> None:
 
         lump = min((2.0 + 0.25 * k for k in range(41)), key=lambda spread: error(open_, spread))
         xs = [[r[4], r[7] * r[5], r[7] * r[6], r[7], 1.0] for r in group]
-        ys = [r[9] - r[8] - r[3] * share(r[1], r[2], lump) for r in group]
+        ys = [r[9] - r[8] - r[3] * majority_share(r[1], r[2], lump) for r in group]
         b, se = least_squares(xs, ys)
         print(f"deal's end with {size} cards in the stock: {len(group)} positions; majority spread "
               f"{lump:.2f} (error {error(open_, lump):.4f} against {error(open_, LUMP):.4f} at {LUMP})")

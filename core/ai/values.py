@@ -62,9 +62,10 @@ LUMP: Final = 3.0
 MAJORITY: Final = 27
 
 
-def _share(mine: int, theirs: int) -> float:
+def majority_share(mine: int, theirs: int, lump: float = LUMP) -> float:
     """Chance that the side with ``mine`` cards ends with 27 or more, less the
-    other side's chance, when the rest split evenly on average."""
+    other side's chance, when the rest split evenly on average, in captures
+    of ``lump`` cards on average."""
     if mine >= MAJORITY:
         return 1.0
     if theirs >= MAJORITY:
@@ -72,7 +73,7 @@ def _share(mine: int, theirs: int) -> float:
     rest = 52 - mine - theirs
     if rest <= 0:
         return 0.0
-    sd = math.sqrt(rest * LUMP / 4.0)
+    sd = math.sqrt(rest * lump / 4.0)
 
     def at_least(need: int) -> float:
         # P(X >= need) for X ~ N(rest/2, sd), with a continuity correction
@@ -83,7 +84,7 @@ def _share(mine: int, theirs: int) -> float:
 
 
 # MAJORITY_SHARE[mine][theirs]: expected share of the majority, from -1 to 1.
-MAJORITY_SHARE: Final = tuple(tuple(_share(a, b) for b in range(53)) for a in range(53))
+MAJORITY_SHARE: Final = tuple(tuple(majority_share(a, b) for b in range(53)) for a in range(53))
 
 
 def majority_gain(mine: int, theirs: int, taken: int) -> float:

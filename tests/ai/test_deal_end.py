@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from core.ai.values import LUMP, MAJORITY, MAJORITY_SHARE
+from core.ai.values import LUMP, MAJORITY, MAJORITY_SHARE, majority_share
 
 
 @pytest.fixture(scope="module")
@@ -23,13 +23,13 @@ def deal_end() -> ModuleType:
     return module
 
 
-def test_the_majority_share_at_the_experts_spread_is_the_experts(deal_end: ModuleType) -> None:
+def test_the_majority_share_the_fit_varies_is_the_experts_at_its_spread() -> None:
     for mine in range(0, 30, 3):
         for theirs in range(0, 30, 4):
             if mine + theirs <= 52:
-                assert deal_end.share(mine, theirs, LUMP) == pytest.approx(MAJORITY_SHARE[mine][theirs])
+                assert majority_share(mine, theirs, LUMP) == pytest.approx(MAJORITY_SHARE[mine][theirs])
     # a wider spread leaves a lead less settled
-    assert 0 < deal_end.share(24, 18, 6.5) < deal_end.share(24, 18, LUMP)
+    assert 0 < majority_share(24, 18, 6.5) < majority_share(24, 18, LUMP)
 
 
 def test_least_squares_recovers_the_coefficients(deal_end: ModuleType) -> None:
