@@ -7,7 +7,8 @@ listened on: one line on stderr and exit status 2, without a traceback.
 Discord unreachable at start-up (or answering 5xx, or not as Discord) is one
 line per attempt, tried again after 1, 2, 4, 8 … seconds; after
 ``REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager starts it
-again). The token is never printed, nor is any hand card logged
+again). A gateway never reached is one line per try too (discord.py's), and
+status 2 after ``bot.GATEWAY_ATTEMPTS`` tries. The token is never printed, nor is any hand card logged
 (``bots.logs``).
 """
 
@@ -28,7 +29,7 @@ from ..logs import configure_logging as configure_shared
 from ..metrics import MetricsUnavailable
 from ..settings import not_utf8
 from ..web import WebTable, WebUnavailable
-from .bot import BotOptions, make_bot
+from .bot import BotOptions, GatewayUnreachable, make_bot
 from .settings import DiscordSettings, settings_problem
 
 
@@ -144,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except (StorageError, MetricsUnavailable, WebUnavailable) as error:  # the database cannot be
         print(f"basra-discord: {error}", file=sys.stderr)  # used, the metrics or web port is taken
+        return 2
+    except GatewayUnreachable as error:
+        print(f"basra-discord: {error}", file=sys.stderr)
         return 2
     except NETWORK as error:  # Discord was lost between the first answer and the start
         print(f"basra-discord: lost Discord while starting ({_cause(error, token)})", file=sys.stderr)

@@ -35,6 +35,12 @@ log = logging.getLogger(__name__)
 
 #: On closing, how long the last writes may take to go out (the state is stored either way).
 STOP_GRACE = 5.0
+#: Tries at the gateway before the bot gives up, when it has never been reached.
+GATEWAY_ATTEMPTS = 6
+
+
+class GatewayUnreachable(Exception):
+    """The gateway was never reached in ``GATEWAY_ATTEMPTS`` tries."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,24 @@ class BasraBot(discord.Client):
             await self.tree.sync()
         log.info("ready: %d commands synced", len(self.tree.get_commands()))
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        """discord.py (2.7.1) tries a first gateway connection that failed again as the
+        resumption of a session it never had, and fails on that session (``self.ws`` is
+        None) after its first pause: so each such try starts over, the pause and its
+        log line discord.py's own, until ``GATEWAY_ATTEMPTS`` tries have failed."""
+        for _ in range(GATEWAY_ATTEMPTS):
+            try:
+                await super().connect(reconnect=reconnect)
+                return
+            except AttributeError:
+                if self.ws is not None:
+                    raise
+                if self.is_closed():
+                    return
+        raise GatewayUnreachable(
+            f"cannot reach Discord's gateway; giving up after {GATEWAY_ATTEMPTS} attempts"
+        )
+
     async def close(self) -> None:
         if self._closing:
             return
@@ -154,6 +178,10 @@ class ShardedBasraBot(BasraBot, discord.AutoShardedClient):
     """The same bot on some of its gateway shards (``BotOptions.shard_count``, ``shard_ids``):
     a guild's interactions reach the process holding its shard; any process may send to
     any channel, and every table is served from the shared database."""
+
+    # Shards are launched and retried by discord.py's own sharded client, which has no
+    # such fault: BasraBot.connect's starting over is not for them.
+    connect = discord.AutoShardedClient.connect
 
 
 def make_bot(options: BotOptions, *, clock: Clock | None = None) -> BasraBot:

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from bots.discord.bot import GATEWAY_ATTEMPTS
+
 MAIN = Path(__file__).with_name("discord_main.py")
 TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0.GfakeA.0123456789abcdefghijklmnopqrstuvwxyzAB"
 ME = {"id": "1098765432109876540", "username": "basra", "discriminator": "0", "avatar": None, "bot": True}
@@ -150,6 +152,21 @@ async def test_answers_that_are_not_discord_are_tried_again_one_line_each(
         f"basra-discord: cannot reach Discord at {url} (its answer is not Discord's); trying again in 2 s",
     ]
     assert TOKEN not in log.read_text()
+
+
+async def test_a_gateway_never_reached_is_a_line_a_try_then_status_2(
+    fake: tuple[FakeDiscordHttp, str], tmp_path: Path
+) -> None:
+    server, url = fake
+    process, log = launch(url, tmp_path)
+    assert await ended(process) == 2
+    text = log.read_text()
+    assert "Traceback" not in text and TOKEN not in text, text[-3000:]
+    assert text.count("Attempting a reconnect") == GATEWAY_ATTEMPTS
+    assert server.calls.count("/gateway/") == GATEWAY_ATTEMPTS  # the fake's gateway, every try
+    assert said(log)[-1] == (
+        f"basra-discord: cannot reach Discord's gateway; giving up after {GATEWAY_ATTEMPTS} attempts"
+    )
 
 
 async def test_no_discord_at_all_is_one_line_per_attempt_and_ctrl_c_is_quiet(tmp_path: Path) -> None:
