@@ -28,23 +28,33 @@ import math
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core import events as ev
 from core.ai import player
-from core.ai.odds import BASRA_POINTS, HAND_SIZE, floor_options, reply
+from core.ai.odds import BASRA_POINTS, HAND_SIZE, floor_options, pile_points, reply
 from core.ai.values import KIND_OF, LUMP, MAJORITY, kind_counts, majority_share
 from core.cards import Card
 from core.match import Match
 from core.rules import Rules
 
-# One deal's end: the stock's size, each side's cards, the majority's worth,
-# the first shot (for side 0), the floor's cards and points, +1 when side 0
-# has the first shot (-1 when side 1 has it), points so far (side 0 less
-# side 1), the round's final points (side 0 less side 1), and who took the
-# majority in the end (1: side 0, -1: side 1, 0: neither).
-Row = tuple[int, int, int, int, float, int, int, int, int, int, int]
+
+class Row(NamedTuple):
+    """One deal's end, signed for side 0 where a side is meant."""
+
+    size: int  # cards in the stock
+    mine: int  # cards side 0 has taken
+    theirs: int
+    worth: int  # the majority's worth, carry included
+    shot: float  # the next deal's first shot at the floor, for side 0
+    floor_cards: int
+    floor_points: int
+    sign: int  # +1 when side 0 has the first shot, -1 when side 1 has it
+    so_far: int  # points so far, side 0 less side 1
+    final: int = 0  # the round's final points, side 0 less side 1
+    took: int = 0  # who took the majority in the end (1: side 0, -1: side 1, 0: neither)
 
 
 def rows(players: int, matches: int, seed: str) -> list[Row]:
@@ -75,25 +85,25 @@ def rows(players: int, matches: int, seed: str) -> list[Row]:
                 taker, rest = (mine, theirs) if first == 0 else (theirs, mine)
                 shot, _ = reply(floor_options(list(view.floor), rules), worth, taker, rest,
                                 stock, size, (), HAND_SIZE)
-                so_far = (sum(c.points for c in piles[0]) + BASRA_POINTS * view.round_basras[0]
-                          - sum(c.points for c in piles[1]) - BASRA_POINTS * view.round_basras[1])
-                pending.append((view.round_no, (size, mine, theirs, worth, sign * shot,
-                                                len(view.floor), sum(c.points for c in view.floor),
-                                                sign, so_far, 0, 0)))
+                so_far = (pile_points(piles[0]) + BASRA_POINTS * view.round_basras[0]
+                          - pile_points(piles[1]) - BASRA_POINTS * view.round_basras[1])
+                pending.append((view.round_no, Row(size, mine, theirs, worth, sign * shot, len(view.floor),
+                                                   pile_points(view.floor), sign, so_far)))
             card, plan = bots[seat].choose(view)
             for event in match.play(seat, card, plan):
                 if isinstance(event, ev.RoundScored):
                     final = event.points[0] - event.points[1]
                     a, b = event.cards
                     took = 1 if a >= MAJORITY else -1 if b >= MAJORITY else 0
-                    out.extend((*row[:-2], final, took) for r, row in pending if r == event.round_no)
-                    pending = [(r, row) for r, row in pending if r != event.round_no]
+                    ended = event.round_no
+                    out.extend(row._replace(final=final, took=took) for r, row in pending if r == ended)
+                    pending = [(r, row) for r, row in pending if r != ended]
     return out
 
 
 def error(group: list[Row], lump: float) -> float:
     """Mean squared error of the majority's share at ``lump`` against who took it."""
-    return sum((majority_share(r[1], r[2], lump) - r[10]) ** 2 for r in group) / len(group)
+    return sum((majority_share(r.mine, r.theirs, lump) - r.took) ** 2 for r in group) / len(group)
 
 
 def least_squares(xs: list[list[float]], ys: list[float]) -> tuple[list[float], list[float]]:
@@ -128,15 +138,15 @@ def main() -> None:
     args = parser.parse_args()
     by: dict[int, list[Row]] = defaultdict(list)
     for row in rows(args.players, args.matches, args.seed):
-        by[row[0]].append(row)
+        by[row.size].append(row)
     print(f"{args.players} players, {args.matches} matches of strong players; the expert's LUMP is {LUMP}")
     for size in sorted(by):
         group = by[size]
-        open_ = [r for r in group if r[1] < MAJORITY and r[2] < MAJORITY]
+        open_ = [r for r in group if r.mine < MAJORITY and r.theirs < MAJORITY]
 
         lump = min((2.0 + 0.25 * k for k in range(41)), key=lambda spread: error(open_, spread))
-        xs = [[r[4], r[7] * r[5], r[7] * r[6], r[7], 1.0] for r in group]
-        ys = [r[9] - r[8] - r[3] * majority_share(r[1], r[2], lump) for r in group]
+        xs = [[r.shot, r.sign * r.floor_cards, r.sign * r.floor_points, r.sign, 1.0] for r in group]
+        ys = [r.final - r.so_far - r.worth * majority_share(r.mine, r.theirs, lump) for r in group]
         b, se = least_squares(xs, ys)
         print(f"deal's end with {size} cards in the stock: {len(group)} positions; majority spread "
               f"{lump:.2f} (error {error(open_, lump):.4f} against {error(open_, LUMP):.4f} at {LUMP})")
