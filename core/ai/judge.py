@@ -132,6 +132,90 @@ def judge(situation: Situation, card: Card, positions: Sequence[int] | None,
     return score
 
 
+class Parts(NamedTuple):
+    """A move's judgement, part by part."""
+
+    gain: float  # points and majority taken now (less the points a dearer twin offers)
+    reply: float  # the next player's expected best capture on the floor left
+    follow: float  # what this side can take next if the reply takes nothing, times its chance
+    sweeper: float  # 1 when a jack or the 7D is played from a hand of more cards
+    basra: float  # 1 for a basra
+    taken: float  # cards taken, the card played included
+    lay: float  # 1 for a lay
+    last: float  # the round's leftovers, when this play ends the round
+
+
+def value_of(parts: Parts, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """The judgement ``judge`` gives the move of ``parts``."""
+    return (parts.gain - parts.reply * weights.reply + parts.follow * weights.follow
+            - parts.sweeper * weights.keep_sweeper + parts.last)
+
+
+def judge_parts(situation: Situation, card: Card, positions: Sequence[int] | None) -> Parts:
+    """What ``judge`` weighs, part by part (``value_of`` adds them up as
+    ``judge`` does); the reading of a player who searches weighs them
+    otherwise (see ``inference``)."""
+    s = situation
+    floor = s.floor
+    worth = s.worth
+    theirs = s.theirs
+    share = SHARE_BY_OTHER[theirs]
+    key = s.floor_key
+    basra = 0.0
+    if positions is not None:
+        points = card.points
+        for i in positions:
+            c = floor[i]
+            points += c.points
+            key ^= 1 << c.index
+        cleared = len(positions) == len(floor)
+        if cleared and is_basra(card, floor, s.rules):
+            points += BASRA_POINTS
+            basra = 1.0
+        mine = s.mine + len(positions) + 1
+        gain = points + worth * (share[mine] - share[s.mine])
+        taken = float(len(positions) + 1)
+        lay = 0.0
+    else:
+        cleared = False
+        mine = s.mine
+        gain = 0.0
+        twin = cheaper_twin(card, s.hand)
+        if twin is not None:  # judged as the twin's lay, less the points it offers
+            gain = -float(card.points - twin.points)
+            card = twin
+        taken = 0.0
+        lay = 1.0
+        key |= 1 << card.index
+    if s.last_play:
+        last = 0.0
+        left = _left(floor, card, positions)
+        if left:
+            if positions is not None or s.last_capture_mine:
+                last = pile_points(left) + worth * majority_gain(mine, theirs, len(left))
+            else:
+                last = -(pile_points(left) + worth * majority_gain(theirs, mine, len(left)))
+        return Parts(gain, 0.0, 0.0, 0.0, basra, taken, lay, last)
+    sweeper = 1.0 if card.is_sweeper and len(s.hand) > 1 else 0.0
+    expected = 0.0
+    follow = 0.0
+    if s.next_cards and not cleared:
+        options = cached_options(key) or floor_options(_left(floor, card, positions), s.rules, key)
+        expected, quiet = reply(options, worth, theirs, mine, s.pool, s.pool_size, s.next_known, s.next_cards)
+        if quiet > 0:
+            if s.partner_cards:
+                follow, _ = reply(options, worth, mine, theirs, s.pool, s.pool_size,
+                                  s.partner_known, s.partner_cards)
+            else:
+                for other in s.hand:
+                    if other is not card:
+                        captures = options[KIND_OF[other.index]]
+                        if captures:
+                            follow = max(follow, best_value(captures, worth, mine, theirs))
+            follow *= quiet
+    return Parts(gain, expected, follow, sweeper, basra, taken, lay, 0.0)
+
+
 def _left(floor: Sequence[Card], card: Card, positions: Sequence[int] | None) -> list[Card]:
     """The floor after the play."""
     if positions is None:
