@@ -4,35 +4,25 @@ A player who laid a card, or took little, while another card would have
 taken much more, probably did not hold that card. ``Reader`` weighs a guess
 at the hidden hands (a ``World``) by how well each play of this deal fits
 the hand the guess gives its player: each play is judged as the strong
-player judges it, from what that player could see at the time, among the
-moves of that hand (``moves_of``), and weighs the chance that its player
-would have made it with that hand. A seat is read one of two ways, the one
-that fits how it has played so far (``fitted_models``): in the deals
-already over every hand is known, since a deal's cards are all played in it.
+player judges it, from what that player could see at the time, and ranked
+among the moves of that hand (``rank``: how many of them the judgement puts
+above it). A guess weighs, for each play, the chance that its player makes
+the judgement's best move, its second, its third, or one lower (a stray,
+as likely whichever it is), shared among the moves judged alike. Each seat's
+chances are fitted to how it has played so far (``fitted_ranks``): in the
+deals already over every hand is known, since a deal's cards are all played
+in it. A player who always plays as the judgement says is read sharply (a
+hand that would have played otherwise is nearly ruled out); one that thinks
+further than one move, as the expert does, is read for what its plays say.
 
-- By the rank (``rank_of``: how many moves the judgement puts above the
-  play): the chance that its player makes the judgement's best move, its
-  second, its third, or one lower (a stray, as likely whichever it is),
-  shared among the moves judged alike, fitted per seat. A player who always
-  plays as the judgement says is read sharply this way: a hand that would
-  have played otherwise is nearly ruled out.
-- As a player who searches (``SEARCHER``): such a player passes up the
-  judgement's best play about one time in four, and its choices follow the
-  parts of the judgement (``judge.Parts``) with other weights than the
-  judgement's own: it cares little for the points of the moment, much for
-  keeping a jack or the 7D while it holds other cards, and it rarely lets a
-  basra go. Its chance of each move is a softmax of those parts, fitted to
-  the expert's own plays (bench/searcher.py). Read by the rank, the plays of
-  a searching player said next to nothing of its hand; read this way they
-  say about a tenth of a nat a decision (bench/reading.py).
-
-Not by how many points a play falls short of the best: a player who
-searches passes up the best play, then often by many points (of the
-baseline's plays, three in four are the best, one in eleven more than 3
-points short, one in a hundred 14 or more). Weighed by the shortfall, with
-the mean shortfall as the scale, such a play all but rules out the hand that
-really made it, and the reading made the true hands less likely than no
-reading at all (see bench/README.md).
+The rank, not how many points a play falls short of the best: a player who
+searches passes up the judgement's best play about one time in four, and
+then often by many points (of the baseline's plays, three in four are the
+best, one in eleven more than 3 points short, one in a hundred 14 or more).
+Weighed by the shortfall, with the mean shortfall as the scale, such a play
+all but rules out the hand that really made it, and the reading made the
+true hands less likely than no reading at all; by the rank it does not, and
+the strong player is read more sharply too (see bench/README.md).
 
 Only the plays since this deal's cards came count: a seat's earlier hands
 are gone, and what those plays say is already in the cards seen. The reading
@@ -48,7 +38,7 @@ from ..cards import Card
 from ..plans import plan_positions_for
 from ..rules import Rules
 from ..view import SeatView
-from .judge import DEFAULT_WEIGHTS, Parts, Situation, Weights, judge_parts, value_of
+from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from .odds import floor_key
 from .values import KIND_OF, KINDS, kind_counts
 
@@ -58,17 +48,6 @@ from .values import KIND_OF, KINDS, kind_counts
 RANK_PRIOR: Final = (2.0, 1.0, 1.0, 1.0)
 # Below this weight a guess is as good as ruled out.
 LOWEST_LOG: Final = -30.0
-# A player who searches, read by the parts of the judgement (``judge.Parts``):
-# each move's chance is in proportion to exp(the weights times its parts, plus
-# ``SEARCHER_BEST`` for the judgement's best), and any move alike with chance
-# ``SEARCHER_STRAY``. Fitted by maximum likelihood to 2,610 plays of the expert
-# against the strong player (bench/searcher.py): it passes up the points of the
-# moment and the majority (gain about 0), is loath to spend a jack or the 7D
-# while it holds other cards, and rarely lets a basra go.
-SEARCHER: Final = Parts(gain=-0.039, reply=-0.269, follow=0.088, sweeper=-2.276, basra=2.291,
-                        taken=0.139, lay=-0.547, last=0.0)
-SEARCHER_BEST: Final = 0.615
-SEARCHER_STRAY: Final = 0.02
 
 
 class PastPlay:
@@ -107,9 +86,8 @@ class Reader:
         self.buried = frozenset(view.buried)
         if not read:
             self.chances: list[list[float]] = [[] for _ in range(view.players)]
-            self.searching: list[bool] = [False] * view.players
             return
-        self.chances, self.searching = fitted_models(view, weights)
+        self.chances = fitted_ranks(view, weights)
         players = view.players
         history = view.round_history
         count = len(history)
@@ -205,19 +183,14 @@ class Reader:
     def _seat_weight(self, seat: int, hand: list[Card]) -> float:
         total = 0.0
         chances = self.chances[seat]
-        searching = self.searching[seat]
-        for at, parts in self.moves(seat, hand):
-            if searching:
-                total += searcher_log(at, parts, self.weights)
-            else:
-                above, alike = rank_of(at, parts, self.weights)
-                total += math.log(chances[min(above, len(chances) - 1)] / alike)
+        for above, alike in self.ranks(seat, hand):
+            total += math.log(chances[min(above, len(chances) - 1)] / alike)
         return max(LOWEST_LOG, total)
 
-    def moves(self, seat: int, hand: list[Card]) -> list[tuple[int, list[Parts]]]:
-        """For each of ``seat``'s plays this deal, the moves it would have had
-        with ``hand`` as its hand now (see ``moves_of``)."""
-        out: list[tuple[int, list[Parts]]] = []
+    def ranks(self, seat: int, hand: list[Card]) -> list[tuple[int, int]]:
+        """Where each of ``seat``'s plays this deal stands among the moves it
+        would have had with ``hand`` as its hand now (see ``rank``)."""
+        out: list[tuple[int, int]] = []
         for p in self.plays:
             if p.seat != seat:
                 continue
@@ -226,20 +199,15 @@ class Reader:
             for card in held:
                 if card not in self.buried:
                     pool[KIND_OF[card.index]] -= 1
-            out.append(moves_of(p, held, pool, self.rules, self.worth))
+            out.append(rank(p, held, pool, self.rules, self.worth, self.weights))
         return out
 
-    def ranks(self, seat: int, hand: list[Card]) -> list[tuple[int, int]]:
-        """Where each of ``seat``'s plays this deal stands among the moves it
-        would have had with ``hand`` as its hand now (see ``rank_of``)."""
-        return [rank_of(at, parts, self.weights) for at, parts in self.moves(seat, hand)]
 
-
-def moves_of(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules,
-             worth: int) -> tuple[int, list[Parts]]:
-    """The parts of the strong player's judgement of each move ``hand`` had at
-    the play ``p`` (``pool``: the cards its player could not see), and which of
-    them is ``p``."""
+def rank(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: int,
+         weights: Weights) -> tuple[int, int]:
+    """Where the play ``p`` stands among the moves of ``hand`` by the strong
+    player's judgement (``pool``: the cards its player could not see): how
+    many moves it judges better, and how many alike, the play itself included."""
     s = Situation(
         hand=hand,
         floor=p.floor,
@@ -257,34 +225,17 @@ def moves_of(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules,
         last_play=False,
         last_capture_mine=p.last_capture_mine,
     )
-    out: list[Parts] = []
-    mine: list[int] = []  # the moves of the card played
+    actual = judge(s, p.card, p.positions, weights)
+    values: list[float] = []
     optional = rules.optional_capture
     for card in hand:
         options = plan_positions_for(card, p.floor)
-        if card == p.card:
-            mine = list(range(len(out), len(out) + len(options) + (not options or optional)))
         for positions in options:
-            out.append(judge_parts(s, card, positions))
+            values.append(judge(s, card, positions, weights))
         if not options or optional:
-            out.append(judge_parts(s, card, None))
-    # The play is the move of its card that takes the same: another plan may
-    # stand for it when it took one of two interchangeable cards.
-    played = judge_parts(s, p.card, p.positions)
-    for i in mine:
-        if out[i] == played:
-            return i, out
-    out.append(played)
-    return len(out) - 1, out
-
-
-def rank_of(at: int, parts: list[Parts], weights: Weights = DEFAULT_WEIGHTS) -> tuple[int, int]:
-    """Where the move ``at`` of ``parts`` stands by the strong player's
-    judgement: how many moves it judges better, and how many alike, the play
-    itself included."""
-    values = [value_of(x, weights) for x in parts]
+            values.append(judge(s, card, None, weights))
     best = max(values)
-    short = best - values[at]
+    short = best - actual
     above = 0
     alike = 0
     for value in values:
@@ -296,68 +247,16 @@ def rank_of(at: int, parts: list[Parts], weights: Weights = DEFAULT_WEIGHTS) -> 
     return above, max(1, alike)
 
 
-def searcher_log(at: int, parts: list[Parts], weights: Weights = DEFAULT_WEIGHTS) -> float:
-    """The log of the chance that a player who searches makes the move ``at``
-    of ``parts`` (see ``SEARCHER``)."""
-    best = max([value_of(x, weights) for x in parts])
-    scores: list[float] = []
-    for x in parts:
-        score = (SEARCHER.gain * x.gain + SEARCHER.reply * x.reply + SEARCHER.follow * x.follow
-                 + SEARCHER.sweeper * x.sweeper + SEARCHER.basra * x.basra
-                 + SEARCHER.taken * x.taken + SEARCHER.lay * x.lay + SEARCHER.last * x.last)
-        if value_of(x, weights) >= best - 1e-9:
-            score += SEARCHER_BEST
-        scores.append(score)
-    top = max(scores)
-    total = 0.0
-    for score in scores:
-        total += math.exp(score - top)
-    chance = math.exp(scores[at] - top) / total
-    return math.log((1.0 - SEARCHER_STRAY) * chance + SEARCHER_STRAY / len(parts))
-
-
-def fitted_models(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> tuple[list[list[float]], list[bool]]:
-    """How each seat is read, from its plays in the deals already over (this
-    round's and the last round's), where every hand is known, since every card
-    of a deal is played in it: the chance that its play is the strong player's
-    best move, second, third, or lower (with ``RANK_PRIOR``), and whether it is
-    read as a player who searches (``SEARCHER``), which it is when that fits
-    those plays better than the chances of the rank do. A seat that always
-    played as judged is read sharply by the rank; one that searches, by the
-    parts of the judgement its searching weighs otherwise."""
-    played = past_moves(view)
-    chances: list[list[float]] = []
-    searching: list[bool] = []
-    for seat_moves in played:
-        counts = list(RANK_PRIOR)
-        ranks = [rank_of(at, parts, weights) for at, parts in seat_moves]
-        for above, _ in ranks:
-            counts[min(above, len(counts) - 1)] += 1
-        total = sum(counts)
-        seat_chances = [c / total for c in counts]
-        chances.append(seat_chances)
-        by_rank = 0.0
-        as_searcher = 0.0
-        for (at, parts), (above, alike) in zip(seat_moves, ranks, strict=True):
-            by_rank += math.log(seat_chances[min(above, len(seat_chances) - 1)] / alike)
-            as_searcher += searcher_log(at, parts, weights)
-        searching.append(as_searcher > by_rank)
-    return chances, searching
-
-
 def fitted_ranks(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[list[float]]:
     """For each seat, the chance that its play is the strong player's best move,
-    second, third, or lower (see ``fitted_models``)."""
-    return fitted_models(view, weights)[0]
-
-
-def past_moves(view: SeatView) -> list[list[tuple[int, list[Parts]]]]:
-    """For each seat, its plays in the deals already over (this round's and the
-    last round's), each as the moves its hand had then (see ``moves_of``)."""
+    second, third, or lower: from how its plays ranked in the deals already over
+    (this round's and the last round's), where every hand is known, since every
+    card of a deal is played in it, and ``RANK_PRIOR``. A seat that always played
+    as judged is read sharply; one that often did not, loosely."""
     players = view.players
     per_deal = 4 * players
     deals = 48 // per_deal
-    out: list[list[tuple[int, list[Parts]]]] = [[] for _ in range(players)]
+    counts = [list(RANK_PRIOR) for _ in range(players)]
     deck = Card.deck()
     for round_no in (view.round_no - 1, view.round_no):
         plays = [p for p in view.history if p.round_no == round_no]
@@ -409,7 +308,9 @@ def past_moves(view: SeatView) -> list[list[tuple[int, list[Parts]]]]:
                     past.partner_cards = (held[(play.seat + 2) % 4] or deal_left) if players == 4 else 0
                     past.last_capture_mine = last_side == side
                     worth = view.rules.majority_points + view.carry
-                    out[play.seat].append(moves_of(past, hand, pool, view.rules, worth))
+                    above, _ = rank(past, hand, pool, view.rules, worth, weights)
+                    mine = counts[play.seat]
+                    mine[min(above, len(mine) - 1)] += 1
             seen.add(play.card)
             if play.taken:
                 seen.update(play.taken)
@@ -418,6 +319,10 @@ def past_moves(view: SeatView) -> list[list[tuple[int, list[Parts]]]]:
                 last_side = side
             else:
                 floor.add(play.card)
+    out: list[list[float]] = []
+    for seat_counts in counts:
+        total = sum(seat_counts)
+        out.append([c / total for c in seat_counts])
     return out
 
 
@@ -442,5 +347,4 @@ def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
     return out
 
 
-__all__ = ["KINDS", "RANK_PRIOR", "SEARCHER", "Reader", "fitted_models", "fitted_ranks", "moves_of",
-           "rank_of", "resample", "searcher_log"]
+__all__ = ["KINDS", "RANK_PRIOR", "Reader", "fitted_ranks", "rank", "resample"]

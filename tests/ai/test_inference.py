@@ -12,23 +12,8 @@ import pytest
 
 from core import Card, Match
 from core.ai import player
-from core.ai.inference import (
-    RANK_PRIOR,
-    SEARCHER,
-    PastPlay,
-    Reader,
-    fitted_models,
-    fitted_ranks,
-    moves_of,
-    resample,
-    searcher_log,
-)
-from core.ai.judge import judge, judge_parts, value_of
-from core.ai.moves import legal_moves
-from core.ai.odds import floor_key
+from core.ai.inference import RANK_PRIOR, Reader, fitted_ranks, resample
 from core.ai.playout import Sampler
-from core.ai.strong import situation
-from core.rules import Rules
 from core.view import PublicPlay
 
 from .positions import cards, play_out, view_of
@@ -151,74 +136,3 @@ def test_the_reading_makes_the_hands_the_strong_player_held_likelier() -> None:
     scores = reading.score(reading.cases("strong", "strong", 2, 3, "read:score"))
     (mean, count), = scores.values()
     assert count > 100 and mean > 0.3
-
-
-def test_the_parts_of_a_judgement_add_up_to_it() -> None:
-    # Every move of every position of a few matches, lays of dearer twins and
-    # a round's last plays included.
-    checked = 0
-    for i in range(6):
-        match = Match.new(2, seed=f"read:parts:{i}")
-        bots = [player("strong", seed=0), player("beginner", seed=1)]
-        while match.to_move is not None:
-            view = match.view(match.to_move)
-            s = situation(view)
-            for move in legal_moves(view):
-                positions = move.positions if move.plan else None
-                assert value_of(judge_parts(s, move.card, positions)) == pytest.approx(
-                    judge(s, move.card, positions), abs=1e-9)
-                checked += 1
-            card, plan = bots[match.to_move].choose(view)
-            match.play(match.to_move, card, plan)
-    assert checked > 1000
-
-
-def _past(card: str, floor: str, taken: str) -> PastPlay:
-    p = PastPlay()
-    p.seat = 1
-    p.card = Card.parse(card)
-    p.floor = sorted(cards(floor), key=lambda c: c.index)
-    p.key = floor_key(p.floor, Rules())
-    took = set(cards(taken))
-    p.positions = tuple(i for i, c in enumerate(p.floor) if c in took) if took else None
-    p.later = []
-    p.mine = p.theirs = 0
-    p.pool = [4] * 16
-    p.next_cards = 4
-    p.partner_cards = 0
-    p.last_capture_mine = False
-    return p
-
-
-def test_a_play_that_took_one_of_two_interchangeable_cards_is_its_plan() -> None:
-    # The 5S takes an ace and the 4H: one plan, whichever ace it took.
-    for ace in ("AC", "AD"):
-        p = _past("5S", "AC AD 4H KS", f"{ace} 4H")
-        at, parts = moves_of(p, list(cards("5S 9H")), [3] * 16, Rules(), 30)
-        assert len(parts) == 2 and parts[at].taken == 3
-
-
-def test_a_searcher_rarely_lets_a_basra_go_and_keeps_its_jack() -> None:
-    # Floor 3H 4C: laying the 9D while the 7S would have swept it for a basra.
-    passed = _past("9D", "3H 4C", "")
-    at, parts = moves_of(passed, list(cards("9D 7S")), [3] * 16, Rules(), 30)
-    swept = _past("7S", "3H 4C", "3H 4C")
-    at_swept, parts_swept = moves_of(swept, list(cards("9D 7S")), [3] * 16, Rules(), 30)
-    assert searcher_log(at, parts) < searcher_log(at_swept, parts_swept) - 2.0
-    # A jack spent on two cards while a 9 takes as many: a searcher keeps the jack.
-    spent = _past("JC", "4H 5S", "4H 5S")
-    at_jack, parts_jack = moves_of(spent, list(cards("JC 9H 2D")), [3] * 16, Rules(), 30)
-    nine = _past("9H", "4H 5S", "4H 5S")
-    at_nine, parts_nine = moves_of(nine, list(cards("JC 9H 2D")), [3] * 16, Rules(), 30)
-    assert searcher_log(at_jack, parts_jack) < searcher_log(at_nine, parts_nine) - 1.0
-    assert SEARCHER.sweeper < 0 < SEARCHER.basra
-
-
-@pytest.mark.parametrize("level, searching", [("strong", False), ("expert", True)])
-def test_a_seat_is_read_as_a_searcher_when_that_fits_its_plays_better(level: str, searching: bool) -> None:
-    # After a round, the strong player is read by the rank of its plays, and the
-    # expert, which searches, by the parts of the judgement it weighs.
-    match = Match.new(2, seed=f"read:searcher:{level}")
-    play_out(match, [player("strong", seed=0), player(level, seed=1)], plays=60)
-    _, read_as = fitted_models(match.view(0))
-    assert read_as[1] is searching
