@@ -18,8 +18,7 @@ This seat's next play is not left to the strong player alone. A playout
 goes on as the strong player to this seat's next turn in the deal, then
 plays each of the strong player's ``second`` best choices there to the
 horizon. The guesses that reach that turn by the same plays (the same
-kinds of card, taking the same floor positions: all this seat will have
-seen, up to the suits of cards that capture and score alike) are one
+cards, taking the same cards: all this seat will have seen) are one
 position to this seat, whatever hands they give the others, so which of
 those choices it will make there is decided by them together: each guess
 counts the choice that did best on the other guesses of its position (its
@@ -40,7 +39,7 @@ from ..view import SeatView
 from .base import Player
 from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
-from .moves import Move, one_of_each_kind, without_wasted_points
+from .moves import Move, without_wasted_points
 from .playout import Sampler, Seen, World
 from .strong import ranked
 
@@ -118,8 +117,7 @@ class Expert(Player):
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
         # simulations would spend their budget on it, and their noise could pick it.
-        # Nor is a play alike another but for the suit of the card played.
-        moves = one_of_each_kind(without_wasted_points(moves, view.hand))
+        moves = without_wasted_points(moves, view.hand)
         if len(moves) == 1:
             return moves[0]
         shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]

@@ -9,7 +9,6 @@ from ..cards import Card
 from ..errors import BasraError
 from ..plans import is_basra, plan_positions_for
 from ..view import SeatView
-from .values import KIND_OF
 
 
 class Move(NamedTuple):
@@ -96,21 +95,5 @@ def without_wasted_points(moves: list[Move], hand: Sequence[Card]) -> list[Move]
             if dearer_twin(move.card, hand) is None:
                 kept.append(move)
         elif cheaper_twin(move.card, hand) is None:
-            kept.append(move)
-    return kept
-
-
-def one_of_each_kind(moves: list[Move]) -> list[Move]:
-    """``moves`` less those that another move does alike: the same play with
-    a card of the same kind (``values.KIND_OF``: of one rank and worth the
-    same points, as the 5H and the 5S), taking the same floor positions. Such
-    moves leave the same position but for suits, which never count; the first
-    of them stays."""
-    kept = []
-    seen: set[tuple[int, int, tuple[int, ...]]] = set()
-    for move in moves:
-        key = (KIND_OF[move.card.index], move.plan > 0, move.positions)
-        if key not in seen:
-            seen.add(key)
             kept.append(move)
     return kept

@@ -20,8 +20,7 @@ from .odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
 from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
-# One play as the others see it, up to cards that behave alike: the card's
-# kind (``values.KIND_OF``) and the floor positions it took.
+# One play as the others see it: the card's index and the floor positions it took.
 Seen = tuple[int, tuple[int, ...] | None]
 
 
@@ -202,15 +201,13 @@ class World:
 
     def play_to(self, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> list[Seen] | None:
         """Play the strong player for the other seats until ``seat``'s turn:
-        what they played and took on the way, as ``seat`` sees it up to cards
-        that behave alike (each card's kind and the floor positions it took,
-        None for a lay), or None when the deal ends first. Two guesses that
-        give the same are the same position to ``seat`` but for the suits of
-        cards that capture and score alike, so the same play is best in both."""
+        what they played and took on the way, as ``seat`` sees it (each card's
+        index and the floor positions it took, None for a lay), or None when
+        the deal ends first."""
         seen: list[Seen] = []
         while self.to_move != seat:
             card, positions = self.policy(weights)
-            seen.append((KIND_OF[card.index], positions))
+            seen.append((card.index, positions))
             if self.play(card, positions):
                 return None
         return seen

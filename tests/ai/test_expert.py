@@ -10,7 +10,7 @@ from core import Match
 from core.ai import player
 from core.ai.expert import Expert
 from core.ai.judge import DEFAULT_WEIGHTS
-from core.ai.moves import legal_moves, one_of_each_kind
+from core.ai.moves import legal_moves
 from core.ai.playout import PlayChoice, Sampler, Seen, sample_world
 from core.ai.values import KIND_OF
 
@@ -136,37 +136,6 @@ def test_the_next_plays_weighed_depend_only_on_what_the_seat_will_have_seen(play
         assert reached == 60 and len(offered) > 1
 
 
-def test_guesses_that_differ_only_in_suits_reach_the_same_position() -> None:
-    # The other seat's card swapped for one of the same kind from the stock
-    # (a 5 for a 5, never the 2C or 10D for another 2 or 10): what this seat
-    # sees on the way to its next turn is the same position, and it is offered
-    # the same choices there.
-    swapped = 0
-    for match in positions(6, 2):
-        seat = match.to_move or 0
-        view = match.view(seat)
-        if len(view.hand) < 2:
-            continue
-        move = legal_moves(view)[0]
-        rng = random.Random(3)
-        for _ in range(20):
-            world = Sampler(view).world(rng)
-            world.play(move.card, move.positions if move.plan else None)
-            other = world.to_move
-            card, _ = world.policy()
-            twin = next((c for c in world.stock if KIND_OF[c.index] == KIND_OF[card.index]), None)
-            if twin is None:
-                continue
-            alike = world.copy()
-            alike.hands[other][alike.hands[other].index(card)] = twin
-            alike.stock[alike.stock.index(twin)] = card
-            seen, seen_alike = world.play_to(seat), alike.play_to(seat)
-            assert seen == seen_alike and seen is not None
-            assert world.choices(DEFAULT_WEIGHTS, 3) == alike.choices(DEFAULT_WEIGHTS, 3)
-            swapped += 1
-    assert swapped > 5
-
-
 def test_the_next_play_is_chosen_by_the_other_guesses_that_reach_it() -> None:
     path = ((5, None),)
     # Three guesses reach the same turn; the second choice does better on the
@@ -191,13 +160,3 @@ def test_the_next_play_is_chosen_by_the_other_guesses_that_reach_it() -> None:
     results = [[0.0, 0.0, 5.0, 2.0]]
     Expert(second=2, least=3)._settle([0], raw, nodes, results)
     assert results == [[0.0, 0.0, 5.0, 2.0]]
-
-
-def test_a_play_alike_another_but_for_its_suit_is_weighed_once() -> None:
-    # The 5H and the 5S lay alike, and the 9C and 9D take alike; the 2C is no
-    # other 2, nor the 7D another 7.
-    view = view_of("5H 5S 2C 2D 7D 7H 9C 9D", "4S KD")
-    kept = one_of_each_kind(legal_moves(view))
-    assert [(m.card.code, m.plan) for m in kept] == [
-        ("5H", 0), ("2C", 0), ("2D", 0), ("7D", 1), ("7H", 0), ("9C", 0)
-    ]
