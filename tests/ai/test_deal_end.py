@@ -4,23 +4,18 @@ round's, and its fits recover what they are given."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from core.ai.values import LUMP, MAJORITY, MAJORITY_SHARE, majority_share
 
+from .bench import load
+
 
 @pytest.fixture(scope="module")
 def deal_end() -> ModuleType:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    try:
-        import deal_end as module
-    finally:
-        sys.path.pop(0)
-    return module
+    return load("deal_end")
 
 
 def test_the_majority_share_the_fit_varies_is_the_experts_at_its_spread() -> None:

@@ -6,16 +6,15 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "told.py"
+from .bench import BENCH
 
 
 def test_the_told_expert_plays_whole_matches_and_reports_them() -> None:
     # It runs the engine from its sources (a subclass of the compiled expert
     # cannot be made), so it runs in a process of its own.
-    done = subprocess.run([sys.executable, str(BENCH), "--b", "strong", "--matches", "2", "--seed", "check"],
-                          capture_output=True, text=True, timeout=300, check=True)
+    command = [sys.executable, str(BENCH / "told.py"), "--b", "strong", "--matches", "2", "--seed", "check"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
     lines = done.stdout.splitlines()
     assert lines[0].startswith("the expert told the other hands once they have played this deal vs strong")
     wins = re.fullmatch(r"wins (\d)/2 = .*", lines[1])
