@@ -2,6 +2,7 @@
 
     python bench/reading_ceiling.py                         # 150 plays of the baseline, 10 runs a hand
     python bench/reading_ceiling.py --plays 50 --runs 6 --hands 6
+    python bench/reading_ceiling.py --simulations 20     # read by a search ten times cheaper
 
 The upper bound for reading a player that searches (bench/README.md): the
 baseline plays matches against the strong player, and at each of its plays
@@ -13,7 +14,9 @@ share of those runs that make the play it made (plus one half in one more
 run, so that no share is 0) is the chance of the play under its own policy.
 The figure is the log of how much likelier that makes the true hand than
 the supposed ones on average, in nats a play: what a reader that knew how
-the baseline chooses would learn from a play. Beside it, the same figure
+the baseline chooses would learn from a play. With ``--simulations``, the
+reader's model is the baseline's search at that many playouts (it plays at
+200): how much of that a cheaper search would learn. Beside it, the same figure
 for the strong player's rank, as ``inference`` reads a seat by it (the
 chances of the best, second, third and lower move fixed at the baseline's:
 72%, 17%, 8% and 3%).
@@ -31,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.ai import player
+from core.ai.baseline import Baseline
 from core.ai.knowledge import hidden_cards
 from core.ai.moves import legal_moves
 from core.ai.strong import ranked
@@ -41,11 +45,14 @@ from core.view import SeatView
 RANK_CHANCES = (0.72, 0.17, 0.08, 0.03)
 
 
-def own_chance(view: SeatView, card: Card, plan: int, runs: int) -> float:
-    """The share of the baseline's runs on ``view`` that play ``card`` by ``plan``."""
+def own_chance(view: SeatView, card: Card, plan: int, runs: int, simulations: int | None = None) -> float:
+    """The share of the baseline's runs on ``view`` that play ``card`` by
+    ``plan`` (with ``simulations``, runs of a baseline searching that many
+    playouts instead of its own number)."""
     hits = 0
     for k in range(runs):
-        if player("baseline", seed=f"ceiling:{k}").choose(view) == (card, plan):
+        searcher = Baseline(seed=f"ceiling:{k}", simulations=simulations)
+        if searcher.choose(view) == (card, plan):
             hits += 1
     return (hits + 0.5) / (runs + 1)
 
@@ -59,8 +66,10 @@ def rank_chance(view: SeatView, card: Card, plan: int) -> float:
     return RANK_CHANCES[min(above, len(RANK_CHANCES) - 1)] / alike
 
 
-def measure(plays: int, runs: int, hands: int, seed: str) -> tuple[float, float, int]:
-    """The mean information of a play, by the baseline's own policy and by the rank, over ``plays`` plays."""
+def measure(plays: int, runs: int, hands: int, seed: str,
+            simulations: int | None = None) -> tuple[float, float, int]:
+    """The mean information of a play, by the baseline's own policy (or one
+    searching ``simulations`` playouts) and by the rank, over ``plays`` plays."""
     rng = random.Random(seed)
     own = rank = 0.0
     done = 0
@@ -82,8 +91,8 @@ def measure(plays: int, runs: int, hands: int, seed: str) -> tuple[float, float,
                     hand = [card, *rng.sample(unseen, len(view.hand) - 1)]
                     rng.shuffle(hand)
                     supposed.append(dataclasses.replace(view, hand=tuple(hand)))
-                own += math.log(own_chance(view, card, plan, runs)
-                                / (sum(own_chance(v, card, plan, runs) for v in supposed) / hands))
+                mean = sum(own_chance(v, card, plan, runs, simulations) for v in supposed) / hands
+                own += math.log(own_chance(view, card, plan, runs, simulations) / mean)
                 rank += math.log(rank_chance(view, card, plan)
                                  / (sum(rank_chance(v, card, plan) for v in supposed) / hands))
                 done += 1
@@ -97,10 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10, help="the baseline's runs on each hand")
     parser.add_argument("--hands", type=int, default=10, help="hands supposed for each play")
     parser.add_argument("--seed", default="ceiling")
+    parser.add_argument("--simulations", type=int, default=None,
+                        help="read by a baseline searching this many playouts (default: its own, 200)")
     args = parser.parse_args(argv)
-    own, rank, done = measure(args.plays, args.runs, args.hands, args.seed)
+    own, rank, done = measure(args.plays, args.runs, args.hands, args.seed, args.simulations)
     print(f"{done} plays of the baseline, {args.runs} runs a hand, {args.hands} hands supposed a play")
-    print(f"by its own policy: {own:+.3f} nats a play; by the strong player's rank: {rank:+.3f}")
+    policy = "its own policy" if args.simulations is None else f"its search at {args.simulations} playouts"
+    print(f"by {policy}: {own:+.3f} nats a play; by the strong player's rank: {rank:+.3f}")
     return 0
 
 
