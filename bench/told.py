@@ -7,9 +7,10 @@ A measure of how much is left to gain by reading the hands, not a player:
 the expert's search with the real hands of the other seats in every guess
 (the stock still guessed), from the first play of a deal by the seat whose
 hand it is (once there is something to read; with ``--always``, at every
-decision). Matches come in pairs on the same decks with the sides swapped,
-seeded as ``python -m core.arena`` seeds them, so the expert's own row of the
-arena on the same seed and matches is the comparison. It runs the engine
+decision). The matches are the arena's own (``core.arena.run``, with this
+player as A, named ``told`` or ``told always``), on the same decks and seeds,
+so the expert's own row of the arena on the same seed and matches is the
+comparison, and the report is the arena's. It runs the engine
 from its sources (a told expert is a subclass of the expert, which the
 compiled engine does not allow), about half as fast as the arena.
 """
@@ -19,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ["BASRA_PURE_PYTHON"] = "1"  # before core is imported: see the module
@@ -30,18 +30,22 @@ from core.ai.base import Player
 from core.ai.expert import Expert
 from core.ai.inference import Reader
 from core.ai.playout import Sampler, World
-from core.arena import wilson
+from core.arena import run
 from core.cards import Card
 from core.match import Match
 
+# The told expert's names in the arena's report.
+TOLD = "told"
+TOLD_ALWAYS = "told always"
+
 
 class Told(Expert):
-    """The expert, given every seat's real hand by the loop that plays it."""
+    """The expert, given every other seat's real hand from the match it plays."""
 
-    def __init__(self, seed: object, always: bool) -> None:
+    def __init__(self, seed: object, match: Match, always: bool) -> None:
         super().__init__(seed=seed)
+        self.match = match
         self.always = always
-        self.hands: list[list[Card]] = []
 
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
         if not (self.always or reader.reads):
@@ -52,34 +56,17 @@ class Told(Expert):
         dealt: list[Card] = []
         for seat in range(view.players):
             if seat != view.seat:
-                dealt = [c for c in self.hands[seat] if c not in sampler.known[seat]] + dealt
+                dealt = [c for c in self.match.hand(seat) if c not in sampler.known[seat]] + dealt
         rest = [c for c in sampler.hidden if c not in dealt]
         self.rng.shuffle(rest)
         return [sampler.build(rest + dealt)]
 
 
-def play(b: str, index: int, players: int, seed: str, always: bool) -> tuple[bool, int, int, int]:
-    """Match ``index``: whether the told expert won, the rounds, and each side's points."""
-    pair = index // 2
-    a_side = index % 2
-    match = Match.new(players, seed=f"{seed}:{pair}", dealer=pair % players)
-    bots: list[Player] = [
-        Told(f"{seed}:{index}:{seat}", always) if seat % 2 == a_side
-        else player(b, seed=f"{seed}:{index}:{seat}")
-        for seat in range(players)
-    ]
-    while match.to_move is not None:
-        seat = match.to_move
-        bot = bots[seat]
-        if isinstance(bot, Told):
-            bot.hands = [list(match.hand(s)) for s in range(players)]
-        card, plan = bot.choose(match.view(seat))
-        match.play(seat, card, plan)
-    points = [0, 0]
-    for summary in match.rounds:
-        points[0] += summary.points[a_side]
-        points[1] += summary.points[1 - a_side]
-    return match.winner == a_side, len(match.rounds), points[0], points[1]
+def make(level: str, seed: object, match: Match) -> Player:
+    """The arena's players, and the told expert by its names."""
+    if level in (TOLD, TOLD_ALWAYS):
+        return Told(seed, match, always=level == TOLD_ALWAYS)
+    return player(level, seed=seed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,18 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="2026")
     parser.add_argument("--always", action="store_true", help="told at every decision")
     args = parser.parse_args(argv)
-    start = time.perf_counter()
-    results = [play(args.b, i, args.players, args.seed, args.always) for i in range(args.matches)]
-    wins = sum(r[0] for r in results)
-    rounds = sum(r[1] for r in results)
-    low, high = wilson(wins, len(results))
-    told = "at every decision" if args.always else "once they have played this deal"
-    print(f"the expert told the other hands {told} vs {args.b}: {args.matches} matches, "
-          f"{args.players} players, seed {args.seed}, {time.perf_counter() - start:.0f} s")
-    print(f"wins {wins}/{len(results)} = {100 * wins / len(results):.1f}% "
-          f"(95% CI {100 * low:.1f}%-{100 * high:.1f}%)")
-    print(f"points per round: told {sum(r[2] for r in results) / rounds:.1f}, "
-          f"{args.b} {sum(r[3] for r in results) / rounds:.1f}")
+    a = TOLD_ALWAYS if args.always else TOLD
+    report = run(a, args.b, args.matches, args.players, args.seed, make=make)
+    print("\n".join(report.lines()))
     return 0
 
 

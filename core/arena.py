@@ -21,10 +21,10 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .ai import ALL_LEVELS, player
+from .ai import ALL_LEVELS, Player, player
 from .match import Match
 from .rules import PRESETS, Rules
 
@@ -41,13 +41,25 @@ class MatchResult:
     cpu: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
 
 
-def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Rules) -> MatchResult:
-    """Match ``index`` of a run: pair ``index // 2`` shares its decks, A takes side ``index % 2``."""
+# Makes the player of a level, with its seed, for a seat of the match.
+Maker = Callable[[str, object, Match], Player]
+
+
+def level_player(level: str, seed: object, match: Match) -> Player:
+    """The computer player of ``level`` (``core.ai.player``): the arena's own."""
+    return player(level, seed=seed)
+
+
+def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Rules,
+               make: Maker = level_player) -> MatchResult:
+    """Match ``index`` of a run: pair ``index // 2`` shares its decks, A takes side ``index % 2``.
+    ``make`` makes each seat's player (a benchmark may give players the
+    levels do not have; ``bench/told.py``)."""
     pair = index // 2
     a_side = index % 2
     match = Match.new(players, rules, seed=f"{seed}:{pair}", dealer=pair % players)
     bots = [
-        player(a if seat % 2 == a_side else b, seed=f"{seed}:{index}:{seat}")
+        make(a if seat % 2 == a_side else b, f"{seed}:{index}:{seat}", match)
         for seat in range(players)
     ]
     times: tuple[list[float], list[float]] = ([], [])
@@ -81,7 +93,7 @@ def play_match(a: str, b: str, index: int, players: int, seed: object, rules: Ru
     )
 
 
-def _play(job: tuple[str, str, int, int, object, Rules]) -> MatchResult:
+def _play(job: tuple[str, str, int, int, object, Rules, Maker]) -> MatchResult:
     return play_match(*job)
 
 
@@ -149,10 +161,11 @@ def _ms(seconds: float) -> str:
 
 
 def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
-        rules: Rules | None = None, workers: int = 1) -> Report:
-    """Play ``matches`` matches of A against B and gather the figures."""
+        rules: Rules | None = None, workers: int = 1, make: Maker = level_player) -> Report:
+    """Play ``matches`` matches of A against B and gather the figures
+    (``make``: as for ``play_match``; with ``workers``, a module's function)."""
     rules = rules if rules is not None else Rules()
-    jobs = [(a, b, i, players, seed, rules) for i in range(matches)]
+    jobs = [(a, b, i, players, seed, rules, make) for i in range(matches)]
     start = time.perf_counter()
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
