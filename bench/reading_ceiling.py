@@ -91,10 +91,10 @@ def measure(plays: int, runs: int, hands: int, seed: str,
                     hand = [card, *rng.sample(unseen, len(view.hand) - 1)]
                     rng.shuffle(hand)
                     supposed.append(dataclasses.replace(view, hand=tuple(hand)))
-                mean = sum(own_chance(v, card, plan, runs, simulations) for v in supposed) / hands
-                own += math.log(own_chance(view, card, plan, runs, simulations) / mean)
-                rank += math.log(rank_chance(view, card, plan)
-                                 / (sum(rank_chance(v, card, plan) for v in supposed) / hands))
+                own_mean = sum(own_chance(v, card, plan, runs, simulations) for v in supposed) / hands
+                own += math.log(own_chance(view, card, plan, runs, simulations) / own_mean)
+                rank_mean = sum(rank_chance(v, card, plan) for v in supposed) / hands
+                rank += math.log(rank_chance(view, card, plan) / rank_mean)
                 done += 1
             match.play(seat, card, plan)
     return own / done, rank / done, done
