@@ -29,23 +29,15 @@ the plays in between will tell this seat to make, drawn from the hands the
 reading expects, which a one-move judgement of the cards unseen cannot see;
 it never looks at what one guess alone would show. This is done with 2
 players; in 2-v-2 the budget goes to more guesses instead (see ``SECOND``).
-
-With 2 players, a seat that searches (one that often passes up the
-judgement's best play) is read by a small search of its own kind from each
-hand supposed for it (``inference``, ``mimic``). Weighing a hand so costs a
-search per play, so once such a seat has played this deal a decision weighs
-``PARTICLES`` guesses once, and its playouts' guesses are drawn from those by
-their weights rather than from fresh proposals.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..cards import Card
-from ..view import PublicPlay, SeatView
+from ..view import SeatView
 from .base import Player
-from .inference import Known, Reader, resample
+from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
 from .playout import Sampler, Seen, World
@@ -76,10 +68,6 @@ MOST_WORLDS = 1200
 # proposed for each one drawn.
 RESAMPLED = 8
 PROPOSALS = 3
-# When a seat that searches has played this deal, each of its hands costs a
-# small search per play to weigh (see ``mimic``), so the guesses are drawn
-# from this many hands weighed once a decision, not from fresh proposals.
-PARTICLES = 32
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
 # The strong player's best choices tried at this seat's next turn, and the
@@ -102,10 +90,7 @@ class Expert(Player):
     turn each playout tries (1: the strong player's alone; None: the default
     of the match's size), and ``least`` how many other guesses must reach
     that turn by the same plays before they choose among them (see the
-    module). ``mimic``: whether, with 2 players, a seat that searches is read
-    by a small search of its own kind (``guesses`` a candidate, its log
-    chances scaled by ``temper``), its hands weighed as ``particles`` guesses
-    a decision (0: fresh proposals, as for the other seats)."""
+    module)."""
 
     level = "expert"
 
@@ -113,8 +98,7 @@ class Expert(Player):
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, read: bool = True,
                  margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 second: int | None = None, least: int = LEAST, mimic: bool = True,
-                 particles: int = PARTICLES, guesses: int = 8, temper: float = 1.0) -> None:
+                 second: int | None = None, least: int = LEAST) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 second is not None and second < 1) or (
@@ -129,14 +113,6 @@ class Expert(Player):
         self.proposals = proposals
         self.second = second
         self.least = least
-        self.mimic = mimic
-        self.particles = particles
-        self.guesses = guesses
-        self.temper = temper
-        # A searching seat's chances of its plays this deal, by hand (see
-        # ``inference.Reader``), and the plays of the deal they were read from.
-        self.known: Known = {}
-        self.known_plays: tuple[PublicPlay, ...] = ()
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -147,8 +123,7 @@ class Expert(Player):
         shortlist = [m for _, m in ranked(view, moves, self.weights)[: self.candidates]]
         n = len(shortlist)
         sampler = Sampler(view)
-        reader = Reader(view, self.read, self.weights, self.mimic and view.players == 2,
-                        self._known(view), self.guesses, self.temper)
+        reader = Reader(view, self.read, self.weights)
         queue: list[World] = []
         if self.simulations is not None:
             plays_left = 1 << 30
@@ -168,18 +143,9 @@ class Expert(Player):
         side = view.side
         worlds = 0
         next_check = FIRST_ROUND
-        particles: list[list[Card]] = []
-        weighed: list[float] = []
-        if reader.searches and self.particles:
-            particles = [sampler.shuffled(self.rng) for _ in range(self.particles)]
-            weighed = [reader.log_weight(sampler.hands_of(hidden)) for hidden in particles]
         while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
             if not queue:
-                if particles:
-                    picked = resample(weighed, RESAMPLED, self.rng.random())
-                    queue = [sampler.build(particles[i]) for i in reversed(picked)]
-                else:
-                    queue = self._guesses(sampler, reader)
+                queue = self._guesses(sampler, reader)
             world = queue.pop()
             for i in alive:
                 if second > 1:
@@ -208,17 +174,6 @@ class Expert(Player):
             self._settle(alive, raw, nodes, results)
         best = max(alive, key=lambda i: (sum(results[i]), -i))
         return shortlist[best]
-
-    def _known(self, view: SeatView) -> Known:
-        """What was read of this deal's plays at this seat's earlier decisions:
-        kept while the deal goes on, forgotten at the next."""
-        history = view.round_history
-        plays = history[len(history) - len(history) % (4 * view.players):]
-        kept = self.known_plays
-        if len(kept) > len(plays) or plays[:len(kept)] != kept or not kept:
-            self.known = {}
-        self.known_plays = plays
-        return self.known
 
     def _settle(self, alive: list[int], raw: list[list[tuple[Path, list[float]]]],
                 nodes: dict[tuple[int, Path], list[float]], results: list[list[float]]) -> None:
