@@ -2,17 +2,21 @@
 
     python bench/told.py --b baseline --matches 100 --seed 2026
     python bench/told.py --b strong --matches 100 --seed 2026 --always
+    python bench/told.py --b baseline --matches 100 --seed 2026 --held 1
 
 A measure of how much is left to gain by reading the hands, not a player:
 the expert's search with the real hands of the other seats in every guess
 (the stock still guessed), from the first play of a deal by the seat whose
 hand it is (once there is something to read; with ``--always``, at every
-decision). The matches are the arena's own (``core.arena.run``, with this
-player as A, named ``told`` or ``told always``), on the same decks and seeds,
-so the expert's own row of the arena on the same seed and matches is the
-comparison, and the report is the arena's. It runs the engine
-from its sources (a told expert is a subclass of the expert, which the
-compiled engine does not allow), about half as fast as the arena.
+decision; with ``--held``, only at the decisions where every other seat
+holds one of the counts of cards given, the expert's own guesses at the
+others, to see which decisions of a deal the hands are worth most at). The
+matches are the arena's own (``core.arena.run``, with this player as A,
+named ``told``, ``told always`` or ``told holding`` and the counts), on the
+same decks and seeds, so the expert's own row of the arena on the same seed
+and matches is the comparison, and the report is the arena's. It runs the
+engine from its sources (a told expert is a subclass of the expert, which
+the compiled engine does not allow), about half as fast as the arena.
 """
 
 from __future__ import annotations
@@ -37,20 +41,27 @@ from core.match import Match
 # The told expert's names in the arena's report.
 TOLD = "told"
 TOLD_ALWAYS = "told always"
+TOLD_HOLDING = "told holding "  # followed by the counts, as "1,2"
 
 
 class Told(Expert):
     """The expert, given every other seat's real hand from the match it plays."""
 
-    def __init__(self, seed: object, match: Match, always: bool) -> None:
+    def __init__(self, seed: object, match: Match, always: bool, held: frozenset[int] | None = None) -> None:
         super().__init__(seed=seed)
         self.match = match
         self.always = always
+        self.held = held
 
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
-        if not (self.always or reader.reads):
-            return [sampler.world(self.rng)]
         view = sampler.view
+        if not (self.always or reader.reads) or (
+            self.held is not None
+            and any(
+                view.hand_sizes[seat] not in self.held for seat in range(view.players) if seat != view.seat
+            )
+        ):
+            return super()._guesses(sampler, reader)
         # hands_of deals the other seats' unknown cards from the end of the
         # hidden cards, the first other seat's last: put the real ones there.
         dealt: list[Card] = []
@@ -66,6 +77,9 @@ def make(level: str, seed: object, match: Match) -> Player:
     """The arena's players, and the told expert by its names."""
     if level in (TOLD, TOLD_ALWAYS):
         return Told(seed, match, always=level == TOLD_ALWAYS)
+    if level.startswith(TOLD_HOLDING):
+        counts = frozenset(int(n) for n in level[len(TOLD_HOLDING) :].split(","))
+        return Told(seed, match, always=False, held=counts)
     return player(level, seed=seed)
 
 
@@ -76,8 +90,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--seed", default="2026")
     parser.add_argument("--always", action="store_true", help="told at every decision")
+    parser.add_argument(
+        "--held",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="told only when every other seat holds one of these counts of cards",
+    )
     args = parser.parse_args(argv)
     a = TOLD_ALWAYS if args.always else TOLD
+    if args.held:
+        a = TOLD_HOLDING + ",".join(str(n) for n in sorted(set(args.held)))
     report = run(a, args.b, args.matches, args.players, args.seed, make=make)
     print("\n".join(report.lines()))
     return 0
