@@ -52,6 +52,7 @@ COMPILED_MODULES = (
     "ai.inference",
     "ai.judge",
     "ai.knowledge",
+    "ai.mimic",
     "ai.moves",
     "ai.odds",
     "ai.playout",
