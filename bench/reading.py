@@ -56,14 +56,12 @@ def cases(read: str, others: str, players: int, matches: int, seed: str) -> list
     return out
 
 
-def score(views: list[Case], seed: int = 5, mimic: bool = False) -> dict[int, tuple[float, int]]:
-    """Per seat read: the mean score in nats and the decisions it was read at
-    (``mimic``: seats that search read by a search of their own kind, as the
-    expert reads them with 2 players)."""
+def score(views: list[Case], seed: int = 5) -> dict[int, tuple[float, int]]:
+    """Per seat read: the mean score in nats and the decisions it was read at."""
     rng = random.Random(seed)
     totals: dict[int, list[float]] = {}
     for view, truth in views:
-        reader = Reader(view, mimic=mimic)
+        reader = Reader(view)
         if not reader.reads:
             continue
         sampler = Sampler(view)
@@ -87,14 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--matches", type=int, default=30)
     parser.add_argument("--seed", default="reading")
-    parser.add_argument("--rank-only", action="store_true",
-                        help="read every seat by the rank of its plays, searching seats too")
     args = parser.parse_args(argv)
     views = cases(args.read, args.others, args.players, args.matches, args.seed)
     names = {2: {0: args.read}, 4: {1: f"next ({args.others})", 2: f"partner ({args.read})",
                                       3: f"previous ({args.others})"}}[args.players]
     print(f"{args.matches} matches, {args.players} players, {len(views)} decisions of the reading seat")
-    for seat, (mean, count) in score(views, mimic=not args.rank_only and args.players == 2).items():
+    for seat, (mean, count) in score(views).items():
         print(f"reading {names.get(seat, seat)}: {mean:+.4f} nats a decision, over {count} decisions")
     return 0
 

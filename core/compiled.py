@@ -52,7 +52,6 @@ COMPILED_MODULES = (
     "ai.inference",
     "ai.judge",
     "ai.knowledge",
-    "ai.mimic",
     "ai.moves",
     "ai.odds",
     "ai.playout",

@@ -29,30 +29,19 @@ the plays in between will tell this seat to make, drawn from the hands the
 reading expects, which a one-move judgement of the cards unseen cannot see;
 it never looks at what one guess alone would show. This is done with 2
 players; in 2-v-2 the budget goes to more guesses instead (see ``SECOND``).
-
-With 2 players, a seat that searches (one that often passes up the
-judgement's best play) is read by a small search of its own kind from each
-hand supposed for it (``inference``, ``mimic``), once it holds at most
-``EXACT`` cards this seat cannot place: weighing a hand so costs a search per
-play, so only then, when its hands are few, is every one of them (by the
-kinds of its cards) weighed, and the playouts' guesses drawn from them by
-their weights. Before that it is read by the rank, as every other seat.
 """
 
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement
 
-from ..cards import Card
-from ..view import PublicPlay, SeatView
+from ..view import SeatView
 from .base import Player
-from .inference import Known, Reader, resample
+from .inference import Reader, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
 from .playout import Sampler, Seen, World
 from .strong import ranked
-from .values import KIND_OF, KINDS
 
 # What a seat sees of the others' plays between two of its own (None: the deal
 # ended first).
@@ -79,9 +68,6 @@ MOST_WORLDS = 1200
 # proposed for each one drawn.
 RESAMPLED = 8
 PROPOSALS = 3
-# The most cards a searching seat may hold unplaced for every hand of it to
-# be weighed by a search of its own kind (each costs a search per play).
-EXACT = 1
 # Standard errors of the paired differences that put a candidate out.
 DEFAULT_MARGIN = 2.5
 # The strong player's best choices tried at this seat's next turn, and the
@@ -104,11 +90,7 @@ class Expert(Player):
     turn each playout tries (1: the strong player's alone; None: the default
     of the match's size), and ``least`` how many other guesses must reach
     that turn by the same plays before they choose among them (see the
-    module). ``mimic``: whether, with 2 players, a seat that searches is read
-    by a small search of its own kind (``guesses`` a candidate, its log
-    chances scaled by ``temper``; ``by_held``, guesses by the cards its hand
-    held at the play, where they differ) once it holds at most ``exact`` cards
-    unplaced (0: never)."""
+    module)."""
 
     level = "expert"
 
@@ -116,9 +98,7 @@ class Expert(Player):
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, read: bool = True,
                  margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 second: int | None = None, least: int = LEAST, mimic: bool = True,
-                 guesses: int = 16, temper: float = 1.0, exact: int = EXACT,
-                 by_held: dict[int, int] | None = None) -> None:
+                 second: int | None = None, least: int = LEAST) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 second is not None and second < 1) or (
@@ -133,15 +113,6 @@ class Expert(Player):
         self.proposals = proposals
         self.second = second
         self.least = least
-        self.mimic = mimic
-        self.exact = exact
-        self.guesses = guesses
-        self.temper = temper
-        self.by_held = by_held
-        # A searching seat's chances of its plays this deal, by hand (see
-        # ``inference.Reader``), and the plays of the deal they were read from.
-        self.known: Known = {}
-        self.known_plays: tuple[PublicPlay, ...] = ()
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -153,7 +124,6 @@ class Expert(Player):
         n = len(shortlist)
         sampler = Sampler(view)
         reader = Reader(view, self.read, self.weights)
-        table = self._table(view, sampler) if self.mimic and view.players == 2 else None
         queue: list[World] = []
         if self.simulations is not None:
             plays_left = 1 << 30
@@ -175,10 +145,7 @@ class Expert(Player):
         next_check = FIRST_ROUND
         while worlds_left > 0 and plays_left > 0 and len(alive) > 1:
             if not queue:
-                if table is not None:
-                    queue = self._exact_guesses(sampler, table)
-                else:
-                    queue = self._guesses(sampler, reader)
+                queue = self._guesses(sampler, reader)
             world = queue.pop()
             for i in alive:
                 if second > 1:
@@ -207,70 +174,6 @@ class Expert(Player):
             self._settle(alive, raw, nodes, results)
         best = max(alive, key=lambda i: (sum(results[i]), -i))
         return shortlist[best]
-
-    def _table(self, view: SeatView, sampler: Sampler
-               ) -> tuple[list[float], list[list[int]], list[list[Card]]] | None:
-        """When the other seat searches, has played this deal and holds at
-        most ``exact`` cards not known: every hand it may hold, by the kinds
-        of its cards, weighed by a search of its own kind (``mimic``) times
-        the ways of dealing it. None otherwise."""
-        if not self.exact:
-            return None
-        other = 1 - view.seat
-        need = sampler.need[other]
-        if need <= 0 or need > self.exact or len(sampler.hidden) <= need:
-            return None
-        reader = Reader(view, self.read, self.weights, True, self._known(view), self.guesses,
-                        self.temper, self.by_held)
-        if not reader.searchers[other] or other not in reader.seats:
-            return None
-        by_kind: list[list[Card]] = [[] for _ in range(KINDS)]
-        for card in sampler.hidden:
-            by_kind[KIND_OF[card.index]].append(card)
-        present = [k for k in range(KINDS) if by_kind[k]]
-        logs: list[float] = []
-        hands: list[list[int]] = []
-        for combo in combinations_with_replacement(present, need):
-            ways = 1
-            ok = True
-            for k in set(combo):
-                m = combo.count(k)
-                if m > len(by_kind[k]):
-                    ok = False
-                    break
-                ways *= math.comb(len(by_kind[k]), m)
-            if not ok:
-                continue
-            hand = sampler.known[other] + [by_kind[k][combo[:i].count(k)] for i, k in enumerate(combo)]
-            logs.append(math.log(ways) + reader.seat_weight(other, hand))
-            hands.append(list(combo))
-        return logs, hands, by_kind
-
-    def _exact_guesses(self, sampler: Sampler,
-                       table: tuple[list[float], list[list[int]], list[list[Card]]]) -> list[World]:
-        """Guesses with the other hand drawn from ``_table``'s hands by their weights."""
-        logs, hands, by_kind = table
-        picked = resample(logs, RESAMPLED, self.rng.random())
-        out: list[World] = []
-        for i in reversed(picked):
-            dealt: list[Card] = []
-            for k in sorted(set(hands[i])):
-                dealt.extend(self.rng.sample(by_kind[k], hands[i].count(k)))
-            chosen = set(dealt)
-            rest = [c for c in sampler.hidden if c not in chosen]
-            out.append(sampler.build(rest + dealt))
-        return out
-
-    def _known(self, view: SeatView) -> Known:
-        """What was read of this deal's plays at this seat's earlier decisions:
-        kept while the deal goes on, forgotten at the next."""
-        history = view.round_history
-        plays = history[len(history) - len(history) % (4 * view.players):]
-        kept = self.known_plays
-        if len(kept) > len(plays) or plays[:len(kept)] != kept or not kept:
-            self.known = {}
-        self.known_plays = plays
-        return self.known
 
     def _settle(self, alive: list[int], raw: list[list[tuple[Path, list[float]]]],
                 nodes: dict[tuple[int, Path], list[float]], results: list[list[float]]) -> None:

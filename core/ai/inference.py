@@ -24,17 +24,6 @@ all but rules out the hand that really made it, and the reading made the
 true hands less likely than no reading at all; by the rank it does not, and
 the strong player is read more sharply too (see bench/README.md).
 
-A seat that searches says little by the rank of its plays, and the baseline's
-plays rank its true hands about as high as random ones. Once a seat has
-strayed from the judgement's best in ``SEARCHER_STRAYS`` of its plays (at
-least ``SEARCHER_PLAYS`` of them known), and the reader is asked to
-(``mimic``: the expert does with 2 players), its plays are read instead by a
-small search of its own kind from each hand supposed for it (``mimic``):
-about half a nat a play for a search of the baseline's own size, against
-nothing by the rank (see bench/README.md). Such a search costs far more than
-a rank, so what it gives is kept by the play and the kinds of the hand in
-``known``, which an expert keeps across its decisions of a deal.
-
 Only the plays since this deal's cards came count: a seat's earlier hands
 are gone, and what those plays say is already in the cards seen. The reading
 uses public plays only (``SeatView.history``).
@@ -50,7 +39,6 @@ from ..plans import plan_positions_for
 from ..rules import Rules
 from ..view import SeatView
 from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
-from .mimic import Scene, log_chance
 from .odds import floor_key
 from .values import KIND_OF, KINDS, kind_counts
 
@@ -60,23 +48,13 @@ from .values import KIND_OF, KINDS, kind_counts
 RANK_PRIOR: Final = (2.0, 1.0, 1.0, 1.0)
 # Below this weight a guess is as good as ruled out.
 LOWEST_LOG: Final = -30.0
-# A seat is read by a search of its own kind (``mimic``) once this many of
-# its plays are known and at least this share of them were not the
-# judgement's best: the strong player strays about one play in a hundred,
-# the baseline one in four.
-SEARCHER_PLAYS: Final = 6
-SEARCHER_STRAYS: Final = 0.12
-# What a searching seat's chance of a play is kept by, across the decisions
-# of a deal: the play's place in the round, and the kinds of the hand it was
-# made from.
-Known = dict[tuple[int, int, int], float]
 
 
 class PastPlay:
     """One play of this deal by another seat, and what its player could see then."""
 
-    __slots__ = ("card", "floor", "index", "key", "last_capture_mine", "later", "mine",
-                 "next_cards", "partner_cards", "pool", "positions", "scene", "seat", "theirs")
+    __slots__ = ("card", "floor", "key", "last_capture_mine", "later", "mine", "next_cards",
+                 "partner_cards", "pool", "positions", "seat", "theirs")
 
     seat: int
     card: Card
@@ -90,24 +68,13 @@ class PastPlay:
     next_cards: int
     partner_cards: int
     last_capture_mine: bool
-    index: int  # its place in the round's plays
-    scene: Scene | None  # for a seat read by a search of its own kind
 
 
 class Reader:
-    """Weighs guesses at the hidden hands by the plays of this deal (see the
-    module). ``mimic``: read the seats that search by a search of their own
-    kind (``guesses`` a candidate, its log chances scaled by ``temper``),
-    keeping what it gives in ``known``."""
+    """Weighs guesses at the hidden hands by the plays of this deal (see the module)."""
 
     def __init__(self, view: SeatView, read: bool = True,
-                 weights: Weights = DEFAULT_WEIGHTS, mimic: bool = False,
-                 known: Known | None = None, guesses: int = 8, temper: float = 1.0,
-                 by_held: dict[int, int] | None = None) -> None:
-        self.guesses = guesses
-        self.temper = temper
-        # Guesses by how many cards the hand held at the play (0: not read), where not ``guesses``.
-        self.by_held = by_held or {}
+                 weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self.rules = view.rules
         self.worth = view.rules.majority_points + view.carry
@@ -117,19 +84,10 @@ class Reader:
         self.memo: list[dict[int, float]] = [{} for _ in range(view.players)]
         # Seen by all at the deal, so never in a pool, even from a hand.
         self.buried = frozenset(view.buried)
-        self.round_no = view.round_no
-        self.known: Known = known if known is not None else {}
-        self.searchers = [False] * view.players
         if not read:
             self.chances: list[list[float]] = [[] for _ in range(view.players)]
             return
-        counts = rank_counts(view, weights)
-        self.chances = with_prior(counts)
-        if mimic:
-            for seat, seat_counts in enumerate(counts):
-                total = sum(seat_counts)
-                self.searchers[seat] = (seat != view.seat and total >= SEARCHER_PLAYS
-                                        and total - seat_counts[0] >= SEARCHER_STRAYS * total)
+        self.chances = fitted_ranks(view, weights)
         players = view.players
         history = view.round_history
         count = len(history)
@@ -188,45 +146,8 @@ class Reader:
             p.next_cards = past_held[(play.seat + 1) % players] or deal_left
             p.partner_cards = (past_held[(play.seat + 2) % 4] or deal_left) if players == 4 else 0
             p.last_capture_mine = last_side[j] == my_side
-            p.index = j
-            p.scene = None
-            if self.searchers[play.seat]:
-                p.scene = self._scene(view, p, past_captured, past_held, last_side[j], seen)
             self.plays.append(p)
         self.seats = sorted({p.seat for p in self.plays})
-
-    def _scene(self, view: SeatView, p: PastPlay, captured: list[int], held: list[int],
-               last_side: int, seen: set[Card]) -> Scene:
-        """The play ``p`` as its player saw it, for a search from a supposed hand."""
-        scene = Scene()
-        scene.seat = p.seat
-        scene.players = view.players
-        scene.rules = view.rules
-        scene.worth = self.worth
-        scene.dealer = view.dealer
-        scene.card = p.card
-        scene.positions = p.positions
-        scene.floor = p.floor
-        scene.held = held
-        scene.stock = view.stock_count
-        scene.captured = captured
-        scene.last_side = last_side
-        played = {q.card for q in view.round_history[:p.index]}
-        scene.stock_buried = []
-        scene.buried_held = [[] for _ in range(view.players)]
-        if view.stock_count:
-            scene.stock_buried = [c for c in reversed(view.buried) if c not in played]
-        else:
-            for i, card in enumerate(reversed(view.buried)):
-                if card not in played:
-                    scene.buried_held[(view.dealer - i) % view.players].append(card)
-        scene.unseen = [c for c in Card.deck() if c not in seen and c not in self.buried]
-        return scene
-
-    @property
-    def searches(self) -> bool:
-        """Whether a seat read by a search of its own kind played this deal."""
-        return any(self.searchers[seat] for seat in self.seats)
 
     @property
     def reads(self) -> bool:
@@ -260,36 +181,10 @@ class Reader:
         return value
 
     def _seat_weight(self, seat: int, hand: list[Card]) -> float:
-        if self.searchers[seat]:
-            return self._searcher_weight(seat, hand)
         total = 0.0
         chances = self.chances[seat]
         for above, alike in self.ranks(seat, hand):
             total += math.log(chances[min(above, len(chances) - 1)] / alike)
-        return max(LOWEST_LOG, total)
-
-    def _searcher_weight(self, seat: int, hand: list[Card]) -> float:
-        """The weight of ``hand`` for a seat that searches: the chance of each
-        of its plays by a search of its own kind from the hand it then held
-        (see ``mimic``), kept across the decisions of the deal in ``known``."""
-        total = 0.0
-        for p in self.plays:
-            if p.seat != seat or p.scene is None:
-                continue
-            held = hand + p.later
-            key = 0
-            for kind in sorted([KIND_OF[c.index] for c in held]):
-                key = key * (KINDS + 1) + kind + 1
-            slot = (self.round_no, p.index, key)
-            value = self.known.get(slot)
-            if value is None:
-                # One seed for every hand at this play: they meet the same
-                # guesses, so their chances differ by the hands, not by luck.
-                seed = self.round_no * 64 + p.index
-                g = self.by_held.get(len(held), self.guesses)
-                value = self.temper * log_chance(p.scene, held, seed, self.weights, g) if g else 0.0
-                self.known[slot] = value
-            total += value
         return max(LOWEST_LOG, total)
 
     def ranks(self, seat: int, hand: list[Card]) -> list[tuple[int, int]]:
@@ -355,30 +250,13 @@ def rank(p: PastPlay, hand: list[Card], pool: list[int], rules: Rules, worth: in
 def fitted_ranks(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[list[float]]:
     """For each seat, the chance that its play is the strong player's best move,
     second, third, or lower: from how its plays ranked in the deals already over
-    (``rank_counts``) and ``RANK_PRIOR``. A seat that always played as judged is
-    read sharply; one that often did not, loosely."""
-    return with_prior(rank_counts(view, weights))
-
-
-def with_prior(counts: list[list[float]]) -> list[list[float]]:
-    """The chances of each rank from a seat's counts of them and ``RANK_PRIOR``."""
-    out: list[list[float]] = []
-    for seat_counts in counts:
-        added = [c + prior for c, prior in zip(seat_counts, RANK_PRIOR, strict=True)]
-        total = sum(added)
-        out.append([c / total for c in added])
-    return out
-
-
-def rank_counts(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[list[float]]:
-    """For each seat, how many of its plays in the deals already over (this
-    round's and the last round's) were the strong player's best move, second,
-    third, or lower; there every hand is known, since every card of a deal is
-    played in it."""
+    (this round's and the last round's), where every hand is known, since every
+    card of a deal is played in it, and ``RANK_PRIOR``. A seat that always played
+    as judged is read sharply; one that often did not, loosely."""
     players = view.players
     per_deal = 4 * players
     deals = 48 // per_deal
-    counts = [[0.0] * len(RANK_PRIOR) for _ in range(players)]
+    counts = [list(RANK_PRIOR) for _ in range(players)]
     deck = Card.deck()
     for round_no in (view.round_no - 1, view.round_no):
         plays = [p for p in view.history if p.round_no == round_no]
@@ -441,7 +319,11 @@ def rank_counts(view: SeatView, weights: Weights = DEFAULT_WEIGHTS) -> list[list
                 last_side = side
             else:
                 floor.add(play.card)
-    return counts
+    out: list[list[float]] = []
+    for seat_counts in counts:
+        total = sum(seat_counts)
+        out.append([c / total for c in seat_counts])
+    return out
 
 
 def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
@@ -465,5 +347,4 @@ def resample(log_weights: list[float], count: int, mark: float) -> list[int]:
     return out
 
 
-__all__ = ["KINDS", "RANK_PRIOR", "SEARCHER_PLAYS", "SEARCHER_STRAYS", "Reader", "fitted_ranks",
-           "rank", "rank_counts", "resample", "with_prior"]
+__all__ = ["KINDS", "RANK_PRIOR", "Reader", "fitted_ranks", "rank", "resample"]
