@@ -155,6 +155,9 @@ class PostgresStore:
         self._server_settings = dict(server_settings or {})
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
         self._hold_pool: asyncpg.Pool[asyncpg.Record] | None = None
+        # The server processes of this store's own connections: what they commit, this
+        # process knows already, so ``changes`` does not pass it on.
+        self._own: set[int] = set()
         self._held = KeyedLocks()
 
     # Life cycle --------------------------------------------------------------
@@ -165,11 +168,11 @@ class PostgresStore:
         try:
             pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self._max_connections, timeout=self._connect_timeout,
-                server_settings=self._server_settings,
+                server_settings=self._server_settings, init=self._note_own,
             )
             holds = await asyncpg.create_pool(
                 self.url, min_size=0, max_size=self._max_holds, timeout=self._connect_timeout,
-                server_settings=self._server_settings,
+                server_settings=self._server_settings, init=self._note_own,
             )
         except (*_FAILURES, ValueError) as error:
             raise StorageError(f"cannot open {self.where}: {self._say(error)}") from None
@@ -211,6 +214,13 @@ class PostgresStore:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+    async def _note_own(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
+        """Each new connection of the pools: its server process is this store's while it
+        lasts (a process number the server gives again later is another's)."""
+        pid = conn.get_server_pid()
+        self._own.add(pid)
+        conn.add_termination_listener(lambda _conn: self._own.discard(pid))
 
     def _say(self, error: BaseException) -> str:
         """The driver's message, with no trace of the URL's password."""
@@ -421,9 +431,9 @@ class PostgresStore:
         self._open_pool(self._pool)
         lost = asyncio.Event()
 
-        def heard(_conn: Any, _pid: int, _channel: str, payload: object) -> None:
+        def heard(_conn: Any, pid: int, _channel: str, payload: object) -> None:
             schema, _, table_id = str(payload).partition(" ")
-            if schema == ours:
+            if schema == ours and pid not in self._own:
                 on_change(table_id)
 
         ours = ""

@@ -215,11 +215,12 @@ class Store(Protocol):
         equal, or unset), False if it is newer (compared as sequences, as tuples are)."""
 
     def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
-        """``async with store.changes(on_change):`` calls ``on_change(table_id)`` whenever a
-        process on this database commits a new version or status of a table (this one
-        too), and ``on_change(None)`` when changes may have gone unheard (the database
-        connection was lost and opened again). On a store of one process (SQLite), which
-        knows its own changes, it calls nothing."""
+        """``async with store.changes(on_change):`` calls ``on_change(table_id)`` whenever
+        another process on this database (another store) commits a new version or status
+        of a table, and ``on_change(None)`` when changes may have gone unheard (the
+        database connection was lost and opened again). What this store commits itself it
+        does not pass on: its process knows it already. So a store of one process
+        (SQLite), which knows all its changes, calls nothing."""
 
     async def forget_idle(self, idle: float) -> int:
         """Forget the rate windows and marks not used for ``idle`` seconds (on the

@@ -1,5 +1,6 @@
 """``Store.changes``: every process on a shared database hears each new version or status
-of a table, whichever process wrote it; a store of one process hears nothing."""
+of a table that another process wrote, and not its own; a store of one process hears
+nothing."""
 
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ async def test_a_new_version_or_status_is_heard_by_every_process(
 ) -> None:
     table = await store.create_table(new_table())
     heard: list[str | None] = []
+    own: list[str | None] = []
     async with (
         open_store(database, announce=True) as writer,
         open_store(database) as other,
         other.changes(heard.append),
+        writer.changes(own.append),
     ):
         await store.append_events(table.table_id, 0, [{"kind": "play"}])  # not announced
         written = await writer.append_events(table.table_id, 1, [{"kind": "play"}])
@@ -39,6 +42,7 @@ async def test_a_new_version_or_status_is_heard_by_every_process(
         assert heard == [table.table_id, table.table_id]
     else:
         assert heard == []  # one process knows what it changed itself
+    assert own == []  # and so does the writer
 
 
 async def test_another_schema_s_tables_are_not_heard(
@@ -60,7 +64,11 @@ async def test_a_lost_listening_connection_is_opened_again_and_says_changes_went
     postgres_schema: str, new_table: Callable[..., TableRecord]
 ) -> None:
     heard: list[str | None] = []
-    async with open_store(postgres_schema, announce=True) as store, store.changes(heard.append):
+    async with (
+        open_store(postgres_schema, announce=True) as store,
+        open_store(postgres_schema) as listener,
+        listener.changes(heard.append),
+    ):
         table = await store.create_table(new_table())
         conn = await asyncpg.connect(postgres_schema)
         try:

@@ -66,6 +66,52 @@ async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_
         assert web.hub.sent == len(frames)
 
 
+async def test_a_page_does_not_read_again_what_its_own_process_committed(postgres_schema: str) -> None:
+    # Its own process's notices bring a play made through it (the web table is a
+    # platform of its service, as in the bots); the database's
+    # notification of the same commit is not passed on (``Store.changes``), so the
+    # page does not read the table's results again for it.
+    frames: list[dict[str, object]] = []
+
+    async def send(text: str) -> None:
+        frames.append(json.loads(text))
+
+    async with AsyncExitStack() as stack:
+        store = await stack.enter_async_context(open_store(postgres_schema, announce=True))
+        web = WebTable("https://basra.example.org", secret=b"s" * 32)
+        service = await stack.enter_async_context(
+            TableService(store, [web.platform(FakePlatform())], config=CONFIG, rng=random.Random(0))
+        )
+        reads: list[str] = []
+        last_results = service.last_results
+
+        async def counted(table_id: str) -> list[object]:
+            reads.append(table_id)
+            return list(await last_results(table_id))
+
+        service.last_results = counted  # type: ignore[method-assign,assignment]
+        web.connect(service)
+        await web.start()
+        stack.push_async_callback(web.close)
+
+        lobby = await service.new_lobby("tg:-1", ALICE)
+        await service.join(lobby.table_id, BADR)
+        table = await service.start_match(lobby.table_id, ALICE)
+        watcher = Page(table.table_id, BADR.player_id, send, "en")
+        web.hub.open(watcher)
+        stack.push_async_callback(web.hub.close, watcher)
+        mover = table.seats[table.to_move or 0].player_id or ""
+        hand = await service.hand(table.table_id, mover)
+        await service.play(table.table_id, mover, hand.version, hand.hand[0])
+        for _ in range(250):
+            if frames and int(str(frames[-1]["version"])) > table.version:
+                break
+            await asyncio.sleep(0.02)
+        assert int(str(frames[-1]["version"])) > table.version, frames[-1]
+        await asyncio.sleep(0.5)  # time for the database's notification to come, if it did
+    assert reads == []
+
+
 TOKEN = "123456:" + "A" * 35
 
 
