@@ -8,12 +8,12 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import aiohttp
 
-from bots.service import ServiceConfig, TableService
+from bots.service import ServiceConfig, TableService, TableView
 from bots.web import WebTable, signed_init_data
 from bots.web.hub import Page
 from storage import open_store
@@ -23,6 +23,27 @@ from tests.storage.backends import postgres_schema
 __all__ = ["postgres_schema"]
 
 CONFIG = ServiceConfig(computer_delay=0.5, heartbeat_seconds=3600, poll_seconds=60.0)
+
+
+async def watched_match(
+    stack: AsyncExitStack,
+    web: WebTable,
+    serving: TableService,
+    playing: TableService,
+    send: Callable[[str], Awaitable[None]],
+) -> TableView:
+    """``web`` started on ``serving``, and a match started through ``playing`` with a
+    page of Badr's open on ``web``: the match as it started."""
+    web.connect(serving)
+    await web.start()
+    stack.push_async_callback(web.close)
+    lobby = await playing.new_lobby("tg:-1", ALICE)
+    await playing.join(lobby.table_id, BADR)
+    table = await playing.start_match(lobby.table_id, ALICE)
+    watcher = Page(table.table_id, BADR.player_id, send, "en")
+    web.hub.open(watcher)
+    stack.push_async_callback(web.hub.close, watcher)
+    return table
 
 
 async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_schema: str) -> None:
@@ -39,16 +60,7 @@ async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_
             services.append(await stack.enter_async_context(service))
         serving, playing = services
         web = WebTable("https://basra.example.org", secret=b"s" * 32)
-        web.connect(serving)
-        await web.start()
-        stack.push_async_callback(web.close)
-
-        lobby = await playing.new_lobby("tg:-1", ALICE)
-        await playing.join(lobby.table_id, BADR)
-        table = await playing.start_match(lobby.table_id, ALICE)
-        watcher = Page(table.table_id, BADR.player_id, send, "en")
-        web.hub.open(watcher)
-        stack.push_async_callback(web.hub.close, watcher)
+        table = await watched_match(stack, web, serving, playing, send)
         for _ in range(100):
             if frames:
                 break
@@ -90,16 +102,7 @@ async def test_a_page_does_not_read_again_what_its_own_process_committed(postgre
             return list(await last_results(table_id))
 
         service.last_results = counted  # type: ignore[method-assign,assignment]
-        web.connect(service)
-        await web.start()
-        stack.push_async_callback(web.close)
-
-        lobby = await service.new_lobby("tg:-1", ALICE)
-        await service.join(lobby.table_id, BADR)
-        table = await service.start_match(lobby.table_id, ALICE)
-        watcher = Page(table.table_id, BADR.player_id, send, "en")
-        web.hub.open(watcher)
-        stack.push_async_callback(web.hub.close, watcher)
+        table = await watched_match(stack, web, service, service, send)
         mover = table.seats[table.to_move or 0].player_id or ""
         hand = await service.hand(table.table_id, mover)
         await service.play(table.table_id, mover, hand.version, hand.hand[0])
