@@ -37,6 +37,7 @@ from core.ai.playout import Sampler, World
 from core.arena import run
 from core.cards import Card
 from core.match import Match
+from core.view import SeatView
 
 # The told expert's names in the arena's report.
 TOLD = "told"
@@ -53,14 +54,17 @@ class Told(Expert):
         self.always = always
         self.held = held
 
+    def _told(self, view: SeatView, reader: Reader) -> bool:
+        """Whether this decision is told the other hands (see the module)."""
+        if not (self.always or reader.reads):
+            return False
+        if self.held is None:
+            return True
+        return all(view.hand_sizes[seat] in self.held for seat in range(view.players) if seat != view.seat)
+
     def _guesses(self, sampler: Sampler, reader: Reader) -> list[World]:
         view = sampler.view
-        if not (self.always or reader.reads) or (
-            self.held is not None
-            and any(
-                view.hand_sizes[seat] not in self.held for seat in range(view.players) if seat != view.seat
-            )
-        ):
+        if not self._told(view, reader):
             return super()._guesses(sampler, reader)
         # hands_of deals the other seats' unknown cards from the end of the
         # hidden cards, the first other seat's last: put the real ones there.

@@ -46,6 +46,15 @@ async def watched_match(
     return table
 
 
+async def newer_frame(frames: list[dict[str, object]], version: int) -> None:
+    """Wait up to five seconds for the last frame sent to show a version after ``version``."""
+    for _ in range(250):
+        if frames and int(str(frames[-1]["version"])) > version:
+            return
+        await asyncio.sleep(0.02)
+    assert frames and int(str(frames[-1]["version"])) > version, frames[-1:]
+
+
 async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_schema: str) -> None:
     frames: list[dict[str, object]] = []
 
@@ -70,11 +79,7 @@ async def test_a_page_of_one_process_shows_a_play_made_through_another(postgres_
         mover = table.seats[table.to_move or 0].player_id or ""
         hand = await playing.hand(table.table_id, mover)
         await playing.play(table.table_id, mover, hand.version, hand.hand[0])  # not through ``serving``
-        for _ in range(250):
-            if int(str(frames[-1]["version"])) > table.version:
-                break
-            await asyncio.sleep(0.02)
-        assert int(str(frames[-1]["version"])) > table.version, frames[-1]
+        await newer_frame(frames, table.version)
         assert web.hub.sent == len(frames)
 
 
@@ -106,11 +111,7 @@ async def test_a_page_does_not_read_again_what_its_own_process_committed(postgre
         mover = table.seats[table.to_move or 0].player_id or ""
         hand = await service.hand(table.table_id, mover)
         await service.play(table.table_id, mover, hand.version, hand.hand[0])
-        for _ in range(250):
-            if frames and int(str(frames[-1]["version"])) > table.version:
-                break
-            await asyncio.sleep(0.02)
-        assert int(str(frames[-1]["version"])) > table.version, frames[-1]
+        await newer_frame(frames, table.version)
         await asyncio.sleep(0.5)  # time for the database's notification to come, if it did
     assert reads == []
 
