@@ -48,6 +48,7 @@ COMPILED_MODULES = (
     "plans",
     "scoring",
     # The computer players' searches.
+    "ai.endgame",
     "ai.expert",
     "ai.inference",
     "ai.judge",
