@@ -9,7 +9,8 @@ import pytest
 from core import Match, Rules
 from core.ai import player
 from core.ai.endgame import MATCH_POINTS, Deal, match_base
-from core.ai.expert import Expert
+from core.ai.expert import STRONG_LIKE, Expert
+from core.ai.inference import fitted_ranks
 from core.ai.playout import Sampler, World
 from core.ai.values import kind_counts
 
@@ -48,12 +49,13 @@ def minimax(world: World) -> float:
     return best
 
 
-def last_deals(players: int, count: int, played: int = 0) -> list[Match]:
-    """Matches stopped in their first round's last deal, ``played`` plays into it."""
+def last_deals(players: int, count: int, played: int = 0, level: str = "strong") -> list[Match]:
+    """Matches of ``level`` players stopped in their first round's last deal,
+    ``played`` plays into it."""
     out = []
     for i in range(count):
         match = Match.new(players, seed=f"endgame:{players}:{i}")
-        bots = [player("strong", seed=s) for s in range(players)]
+        bots = [player(level, seed=s) for s in range(players)]
         while True:
             seat = match.to_move
             assert seat is not None
@@ -113,11 +115,12 @@ def test_the_search_agrees_with_plain_minimax(players: int, played: int) -> None
         assert Deal(world).values(moves) == pytest.approx(expected)
 
 
-def test_in_a_two_player_last_deal_the_expert_plays_a_best_play() -> None:
-    for match in last_deals(2, 6, played=1):
+def test_in_a_two_player_last_deal_against_a_seat_that_strays_the_expert_plays_a_best_play() -> None:
+    for match in last_deals(2, 6, played=1, level="beginner"):
         seat = match.to_move
         assert seat is not None
         view = match.view(seat)
+        assert fitted_ranks(view)[1 - seat][0] < STRONG_LIKE
         world = Sampler(view).world(random.Random(0))
         deal = Deal(world, match_base(view))
         moves = world.moves()
@@ -126,6 +129,29 @@ def test_in_a_two_player_last_deal_the_expert_plays_a_best_play() -> None:
         chosen = [v for (c, positions), v in zip(moves, values, strict=True) if c == card and (
             positions is None if plan == 0 else positions == view.plans(card)[plan - 1].positions)]
         assert chosen and chosen[0] == pytest.approx(max(values))
+
+
+def test_against_a_seat_that_plays_as_the_strong_player_the_last_deal_is_played_out() -> None:
+    # The playouts answer as the strong player answers, so they are kept: the
+    # expert chooses exactly as it does with the exact search turned off.
+    for match in last_deals(2, 6, played=1):
+        seat = match.to_move
+        assert seat is not None
+        view = match.view(seat)
+        assert fitted_ranks(view)[1 - seat][0] >= STRONG_LIKE
+        assert Expert(seed=3).choose(view) == Expert(seed=3, exact=False).choose(view)
+
+
+def test_an_exact_last_deal_differs_from_the_playouts_somewhere() -> None:
+    # The switch is not idle: against a seat that strays, solving the last
+    # deal changes the choice in some of these positions.
+    choices = []
+    for match in last_deals(2, 12, played=1, level="beginner"):
+        seat = match.to_move
+        assert seat is not None
+        view = match.view(seat)
+        choices.append(Expert(seed=3).choose(view) != Expert(seed=3, exact=False).choose(view))
+    assert any(choices)
 
 
 def test_in_a_two_v_two_last_deal_the_search_is_reproducible_and_legal() -> None:
