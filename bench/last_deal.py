@@ -4,21 +4,24 @@
     python bench/last_deal.py --b strong --positions 1500 --seed p1
 
 With 2 players the last deal of a round is a game of perfect information
-(the stock is empty, so the other hand is the cards a seat has not seen),
-and the expert solves it outright (``core.ai.endgame``). How much that
-gains is too small to see in an arena's match wins: a few hundred matches
-are noisy to several points a round. So this plays only last deals. It
-deals matches of level B against itself and keeps the position at the
-start of each round's last deal, until it has ``--positions`` (so the
-deals over were played as B plays, which the expert reads); from each, with A in
-each seat in turn, it plays the deal to the round's end twice: the expert
-as it is, and the expert searching it by playouts as in the rest of a
-round (``exact=False``), each against a fresh player of level B seeded
-alike. The figure is A's points minus B's in the round (the majority
-included), and what counts is the difference between the two on the same
-position and seat: its mean, with its standard error, and how often the
-two ended differently. The expert's last-deal decision times are printed
-too (wall time around ``choose``, every decision with a choice).
+(the stock is empty, so the other hand is the cards a seat has not seen).
+The expert solves it outright (``core.ai.endgame``) when the other seat's
+plays in the deals over strayed from the strong player's best, and plays
+it out as in the rest of the round when they did not (``core.ai.expert``).
+How much that gains is too small to see in an arena's match wins: a few
+hundred matches are noisy to several points a round. So this plays only
+last deals. It deals matches of level B against itself and keeps the
+position at the start of each round's last deal, until it has
+``--positions`` (so the deals over were played as B plays, which is what
+the expert reads); from each, with A in each seat in turn, it plays the
+deal to the round's end twice: the expert as it is, and the expert with
+the exact search turned off (``exact=False``), each against a fresh player
+of level B seeded alike. The figure is A's points minus B's in the round
+(the majority included), and what counts is the difference between the
+two on the same position and seat: its mean, with its standard error, and
+how often the two ended differently. The expert's last-deal decision times
+are printed too (wall time around ``choose``, every decision with a
+choice).
 """
 
 from __future__ import annotations
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(diffs)
     print(f"expert against {args.b}: {args.positions} last deals (seed {args.seed}), "
           f"each played from both seats, {n} pairs")
-    for exact, name in ((True, "solved exactly"), (False, "by playouts")):
+    for exact, name in ((True, "the expert"), (False, "exact search off")):
         t = times[exact]
         print(f"  {name}: A's points less B's a round {statistics.mean(results[exact]):+.3f}; "
               f"decision time p50 {1000 * percentile(t, 0.5):.2f} ms, "
@@ -104,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     mean = statistics.mean(diffs)
     error = statistics.stdev(diffs) / n ** 0.5
     changed = sum(d != 0 for d in diffs) / n
-    print(f"  solved less playouts: {mean:+.3f} points a round (standard error {error:.3f}); "
+    print(f"  the expert less exact search off: {mean:+.3f} points a round (standard error {error:.3f}); "
           f"the two ended differently in {100 * changed:.1f}% of the pairs")
     return 0
 
