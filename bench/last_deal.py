@@ -2,6 +2,7 @@
 
     python bench/last_deal.py --b baseline --positions 1500 --seed p1
     python bench/last_deal.py --b strong --positions 1500 --seed p1
+    python bench/last_deal.py --b strong --positions 1500 --seed p1 --strong-like 2
 
 With 2 players the last deal of a round is a game of perfect information
 (the stock is empty, so the other hand is the cards a seat has not seen).
@@ -16,12 +17,13 @@ position at the start of each round's last deal, until it has
 the expert reads); from each, with A in each seat in turn, it plays the
 deal to the round's end twice: the expert as it is, and the expert with
 the exact search turned off (``exact=False``), each against a fresh player
-of level B seeded alike. The figure is A's points minus B's in the round
-(the majority included), and what counts is the difference between the
-two on the same position and seat: its mean, with its standard error, and
-how often the two ended differently. The expert's last-deal decision times
-are printed too (wall time around ``choose``, every decision with a
-choice).
+of level B seeded alike. ``--strong-like`` sets the expert's threshold
+(``STRONG_LIKE``; above 1 it solves every last deal). The figure is A's
+points minus B's in the round (the majority included), and what counts is
+the difference between the two on the same position and seat: its mean,
+with its standard error, and how often the two ended differently. The
+expert's last-deal decision times are printed too (wall time around
+``choose``, every decision with a choice).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core.ai import ALL_LEVELS, player
 from core.ai.base import Player
-from core.ai.expert import Expert
+from core.ai.expert import STRONG_LIKE, Expert
 from core.arena import percentile
 from core.match import Match
 from core.rules import Rules
@@ -83,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", choices=sorted(ALL_LEVELS), default="baseline", help="the level it plays")
     parser.add_argument("--positions", type=int, default=1500)
     parser.add_argument("--seed", default="p1")
+    parser.add_argument("--strong-like", type=float, default=STRONG_LIKE,
+                        help="the expert's STRONG_LIKE (above 1: solve every last deal)")
     args = parser.parse_args(argv)
     if args.positions < 2:
         parser.error("--positions must be 2 or more")
@@ -92,12 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     for i, record in enumerate(positions):
         for a_seat in (0, 1):
             for exact in (True, False):
-                a = Expert(seed=f"{args.seed}:{i}:{a_seat}:a", exact=exact)
+                a = Expert(seed=f"{args.seed}:{i}:{a_seat}:a", exact=exact, strong_like=args.strong_like)
                 b = player(args.b, seed=f"{args.seed}:{i}:{a_seat}:b")
                 results[exact].append(play_out(record, a, b, a_seat, times[exact]))
     diffs = [x - y for x, y in zip(results[True], results[False], strict=True)]
     n = len(diffs)
-    print(f"expert against {args.b}: {args.positions} last deals (seed {args.seed}), "
+    solved = "every last deal solved" if args.strong_like > 1 else f"STRONG_LIKE {args.strong_like:g}"
+    print(f"expert ({solved}) against {args.b}: {args.positions} last deals (seed {args.seed}), "
           f"each played from both seats, {n} pairs")
     for exact, name in ((True, "the expert"), (False, "exact search off")):
         t = times[exact]

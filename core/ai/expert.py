@@ -109,8 +109,9 @@ class Expert(Player):
     of the match's size), and ``least`` how many other guesses must reach
     that turn by the same plays before they choose among them (see the
     module); ``exact`` whether a 2-player round's last deal may be solved
-    outright (``endgame``) rather than searched by playouts (see the
-    module)."""
+    outright (``endgame``) rather than searched by playouts, and
+    ``strong_like`` below what fitted chance of the other seat playing the
+    strong player's best it is (see the module; above 1, always)."""
 
     level = "expert"
 
@@ -118,7 +119,8 @@ class Expert(Player):
                  candidates: int = DEFAULT_CANDIDATES, weights: Weights = DEFAULT_WEIGHTS,
                  plays: int | None = None, read: bool = True,
                  margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
-                 second: int | None = None, least: int = LEAST, exact: bool = True) -> None:
+                 second: int | None = None, least: int = LEAST, exact: bool = True,
+                 strong_like: float = STRONG_LIKE) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 second is not None and second < 1) or (
@@ -134,6 +136,7 @@ class Expert(Player):
         self.second = second
         self.least = least
         self.exact = exact
+        self.strong_like = strong_like
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -203,8 +206,8 @@ class Expert(Player):
         """Whether the other seat's plays in the deals over passed up the
         strong player's best often enough that its last deal is answered
         exactly rather than as the strong player would play it (see
-        ``STRONG_LIKE``)."""
-        return fitted_ranks(view, self.weights)[1 - view.seat][0] < STRONG_LIKE
+        ``strong_like``)."""
+        return fitted_ranks(view, self.weights)[1 - view.seat][0] < self.strong_like
 
     def _solved(self, view: SeatView, sampler: Sampler, order: list[Move]) -> Move:
         """The last deal of a 2-player round: the other hand is the cards not

@@ -50,7 +50,7 @@ def test_a_position_is_played_to_the_round_end_and_its_points_counted() -> None:
 def test_the_report_names_both_players_and_the_paired_difference(capsys: pytest.CaptureFixture[str]) -> None:
     assert last_deal.main(["--b", "beginner", "--positions", "3", "--seed", "check"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == ("expert against beginner: 3 last deals (seed check), "
+    assert out[0] == ("expert (STRONG_LIKE 0.8) against beginner: 3 last deals (seed check), "
                       "each played from both seats, 6 pairs")
     assert out[1].startswith("  the expert: A's points less B's a round ")
     assert out[2].startswith("  exact search off: A's points less B's a round ")
