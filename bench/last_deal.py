@@ -1,29 +1,30 @@
-"""The expert's exact last deal against its playouts, played from the same positions.
+"""The expert's last deal, answered exactly, against its playouts, played from the same positions.
 
     python bench/last_deal.py --b baseline --positions 1500 --seed p1
     python bench/last_deal.py --b strong --positions 1500 --seed p1
     python bench/last_deal.py --b strong --positions 1500 --seed p1 --strong-like 2
 
 With 2 players the last deal of a round is a game of perfect information
-(the stock is empty, so the other hand is the cards a seat has not seen).
-The expert solves it outright (``core.ai.endgame``) when the other seat's
-plays in the deals over strayed from the strong player's best, and plays
-it out as in the rest of the round when they did not (``core.ai.expert``).
-How much that gains is too small to see in an arena's match wins: a few
-hundred matches are noisy to several points a round. So this plays only
-last deals. It deals matches of level B against itself and keeps the
-position at the start of each round's last deal, until it has
-``--positions`` (so the deals over were played as B plays, which is what
-the expert reads); from each, with A in each seat in turn, it plays the
-deal to the round's end twice: the expert as it is, and the expert with
-the exact search turned off (``exact=False``), each against a fresh player
-of level B seeded alike. ``--strong-like`` sets the expert's threshold
-(``STRONG_LIKE``; above 1 it solves every last deal). The figure is A's
-points minus B's in the round (the majority included), and what counts is
-the difference between the two on the same position and seat: its mean,
-with its standard error, and how often the two ended differently. The
-expert's last-deal decision times are printed too (wall time around
-``choose``, every decision with a choice).
+but for how the other seat plays (the stock is empty, so the other hand is
+the cards a seat has not seen). The expert searches it exactly against a
+model of the other seat read from its plays in the deals over
+(``core.ai.answer``): the strong player's judgement, or a seat that searches
+one play deep (see ``core.ai.expert``). How much that gains is too small to
+see in an arena's match wins: a few hundred matches are noisy to several
+points a round. So this plays only last deals. It deals matches of level B
+against itself and keeps the position at the start of each round's last
+deal, until it has ``--positions`` (so the deals over were played as B
+plays, which is what the expert reads); from each, with A in each seat in
+turn, it plays the deal to the round's end twice: the expert as it is, and
+the expert with the exact search turned off (``exact=False``, the playouts
+of the rest of the round), each against a fresh player of level B seeded
+alike. ``--strong-like`` sets the expert's threshold (``STRONG_LIKE``; above
+1 every seat is answered as a searching one). The figure is A's points
+minus B's in the round (the majority included), and what counts is the
+difference between the two on the same position and seat: its mean, with
+its standard error, and how often the two ended differently. The expert's
+last-deal decision times are printed too (wall time around ``choose``,
+every decision with a choice).
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=1500)
     parser.add_argument("--seed", default="p1")
     parser.add_argument("--strong-like", type=float, default=STRONG_LIKE,
-                        help="the expert's STRONG_LIKE (above 1: solve every last deal)")
+                        help="the expert's STRONG_LIKE (above 1: answer every seat as a searching one)")
     args = parser.parse_args(argv)
     if args.positions < 2:
         parser.error("--positions must be 2 or more")
@@ -101,8 +102,9 @@ def main(argv: list[str] | None = None) -> int:
                 results[exact].append(play_out(record, a, b, a_seat, times[exact]))
     diffs = [x - y for x, y in zip(results[True], results[False], strict=True)]
     n = len(diffs)
-    solved = "every last deal solved" if args.strong_like > 1 else f"STRONG_LIKE {args.strong_like:g}"
-    print(f"expert ({solved}) against {args.b}: {args.positions} last deals (seed {args.seed}), "
+    answered = ("every seat answered as searching" if args.strong_like > 1
+                else f"STRONG_LIKE {args.strong_like:g}")
+    print(f"expert ({answered}) against {args.b}: {args.positions} last deals (seed {args.seed}), "
           f"each played from both seats, {n} pairs")
     for exact, name in ((True, "the expert"), (False, "exact search off")):
         t = times[exact]

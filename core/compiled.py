@@ -48,7 +48,7 @@ COMPILED_MODULES = (
     "plans",
     "scoring",
     # The computer players' searches.
-    "ai.endgame",
+    "ai.answer",
     "ai.expert",
     "ai.inference",
     "ai.judge",

@@ -31,18 +31,18 @@ it never looks at what one guess alone would show. This is done with 2
 players; in 2-v-2 the budget goes to more guesses instead (see ``SECOND``).
 
 In a 2-player round's last deal the stock is empty, so the other hand is
-exactly the cards this seat has not seen, and nothing is left to guess. The
-rest of the round is then solved outright (``endgame``: every card and
-plan, on the round's real scoring, and whether the round ends the match),
-as a game against a player who answers every play as well as it can. A
-seat that plays as the strong player does is no such player: the playouts
-answer as it answers, and exploit its misses, which exact play gives up.
-So the last deal is solved only when the other seat's plays in the deals
-over passed up the strong player's best often enough (``STRONG_LIKE``);
-otherwise it is searched like the rest of the round. Against the baseline,
-played from the same last deals, that takes about 0.6 points a round more;
-against the strong player it changes nothing, where solving every last
-deal would take 2.3 points a round fewer (see bench/README.md).
+exactly the cards this seat has not seen, and nothing is left to guess but
+how the other seat will play them. The rest of the round is then searched
+exactly (``answer``: every card and plan of this seat, on the round's real
+scoring, and whether the round ends the match) against a model of the other
+seat read from its plays in the deals over: one that played the strong
+player's best often enough (``STRONG_LIKE``) is answered as the strong
+player, any other as a seat that searches one play deep with the strong
+player's playouts, as the baseline and most computer players do. Played
+from the same last deals, that takes about 0.3 points a round more than the
+playouts against the strong player, and about 1.0 more against the baseline,
+0.4 of it over solving the deal against a perfect player (see
+bench/README.md).
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ from __future__ import annotations
 import math
 
 from ..view import SeatView
+from .answer import SEARCHER, STRONG, Answer, match_base
 from .base import Player
-from .endgame import Deal, match_base
 from .inference import Reader, fitted_ranks, resample
 from .judge import DEFAULT_WEIGHTS, Weights
 from .moves import Move, without_wasted_points
@@ -92,8 +92,9 @@ DEFAULT_MARGIN = 2.5
 # the strong player's next play won as much (see bench/README.md).
 SECOND = {2: 3, 4: 1}
 LEAST = 4
-# A 2-player round's last deal is solved exactly when the other seat's fitted
-# chance of playing the strong player's best is below this (see the module).
+# In a 2-player round's last deal the other seat is answered as the strong
+# player when its fitted chance of playing the strong player's best is at
+# least this, else as a seat that searches (see the module).
 STRONG_LIKE = 0.8
 
 
@@ -108,10 +109,11 @@ class Expert(Player):
     turn each playout tries (1: the strong player's alone; None: the default
     of the match's size), and ``least`` how many other guesses must reach
     that turn by the same plays before they choose among them (see the
-    module); ``exact`` whether a 2-player round's last deal may be solved
-    outright (``endgame``) rather than searched by playouts, and
-    ``strong_like`` below what fitted chance of the other seat playing the
-    strong player's best it is (see the module; above 1, always)."""
+    module); ``exact`` whether a 2-player round's last deal is searched
+    exactly against a model of the other seat (``answer``) rather than by
+    playouts, and ``strong_like`` from what fitted chance of the other seat
+    playing the strong player's best that model is the strong player's
+    rather than a searching seat's (see the module; above 1, never)."""
 
     level = "expert"
 
@@ -146,8 +148,8 @@ class Expert(Player):
             return moves[0]
         order = [m for _, m in ranked(view, moves, self.weights)]
         sampler = Sampler(view)
-        if self.exact and view.players == 2 and view.stock_count == 0 and self._strays(view):
-            return self._solved(view, sampler, order)
+        if self.exact and view.players == 2 and view.stock_count == 0:
+            return self._answered(view, sampler, order)
         shortlist = order[: self.candidates]
         n = len(shortlist)
         reader = Reader(view, self.read, self.weights)
@@ -202,19 +204,20 @@ class Expert(Player):
         best = max(alive, key=lambda i: (sum(results[i]), -i))
         return shortlist[best]
 
-    def _strays(self, view: SeatView) -> bool:
-        """Whether the other seat's plays in the deals over passed up the
-        strong player's best often enough that its last deal is answered
-        exactly rather than as the strong player would play it (see
-        ``strong_like``)."""
-        return fitted_ranks(view, self.weights)[1 - view.seat][0] < self.strong_like
+    def _model(self, view: SeatView) -> str:
+        """How the other seat is taken to play the last deal: as the strong
+        player when its plays in the deals over were the strong player's
+        best often enough (``strong_like``), else as a seat that searches."""
+        strong = fitted_ranks(view, self.weights)[1 - view.seat][0] >= self.strong_like
+        return STRONG if strong else SEARCHER
 
-    def _solved(self, view: SeatView, sampler: Sampler, order: list[Move]) -> Move:
+    def _answered(self, view: SeatView, sampler: Sampler, order: list[Move]) -> Move:
         """The last deal of a 2-player round: the other hand is the cards not
-        yet seen, so the rest of the round is searched exactly (``endgame``).
-        Of plays equally good, the one the strong player likes best."""
-        deal = Deal(sampler.world(self.rng), match_base(view))
-        best, _ = deal.best([(m.card, m.positions if m.plan else None) for m in order])
+        yet seen, so the rest of the round is searched exactly against the
+        model of the other seat (``answer``). Of plays equally good, the one
+        the strong player likes best."""
+        answer = Answer(sampler.world(self.rng), self._model(view), match_base(view), self.weights)
+        best, _ = answer.best([(m.card, m.positions if m.plan else None) for m in order])
         return order[best]
 
     def _settle(self, alive: list[int], raw: list[list[tuple[Path, list[float]]]],
