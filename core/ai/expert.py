@@ -149,7 +149,12 @@ class Expert(Player):
         order = [m for _, m in ranked(view, moves, self.weights)]
         sampler = Sampler(view)
         if self.exact and view.players == 2 and view.stock_count == 0:
-            return self._answered(view, sampler, order)
+            world = sampler.world(self.rng)
+            # Every card not seen is in the other hand (a view made up with
+            # more unseen cards than that, as some tests make, is searched
+            # by playouts like the rest of the round).
+            if not world.stock:
+                return self._answered(view, world, order)
         shortlist = order[: self.candidates]
         n = len(shortlist)
         reader = Reader(view, self.read, self.weights)
@@ -211,12 +216,12 @@ class Expert(Player):
         strong = fitted_ranks(view, self.weights)[1 - view.seat][0] >= self.strong_like
         return STRONG if strong else SEARCHER
 
-    def _answered(self, view: SeatView, sampler: Sampler, order: list[Move]) -> Move:
-        """The last deal of a 2-player round: the other hand is the cards not
-        yet seen, so the rest of the round is searched exactly against the
-        model of the other seat (``answer``). Of plays equally good, the one
-        the strong player likes best."""
-        answer = Answer(sampler.world(self.rng), self._model(view), match_base(view), self.weights)
+    def _answered(self, view: SeatView, world: World, order: list[Move]) -> Move:
+        """The last deal of a 2-player round, ``world`` holding every hand:
+        the other hand is the cards not yet seen, so the rest of the round is
+        searched exactly against the model of the other seat (``answer``).
+        Of plays equally good, the one the strong player likes best."""
+        answer = Answer(world, self._model(view), match_base(view), self.weights)
         best, _ = answer.best([(m.card, m.positions if m.plan else None) for m in order])
         return order[best]
 

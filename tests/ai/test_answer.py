@@ -162,7 +162,7 @@ def test_an_answer_needs_a_two_player_last_deal_and_a_known_model() -> None:
     with pytest.raises(ValueError, match="unknown model"):
         Answer(world, "perfect")
     dealt = world.copy()
-    dealt.stock = cards("5H")
+    dealt.stock = list(cards("5H"))
     with pytest.raises(ValueError, match="stock must be empty"):
         Answer(dealt, STRONG)
     four = world_of(["JH", "4S", "6C", "2D"], "QD", (20, 25))
