@@ -250,7 +250,7 @@ def render_hand(
     preview = hand.preview
     tid, version = table.table_id, table.version
     rows: list[tuple[Button, ...]] = []
-    if table.running:
+    if table.running and hand.hand:  # an empty hand waits for the deal: nothing to list
         lines.append(Line.of(Span(t.gettext("Your hand: {cards}", cards=run_of(hand.hand)), bold=True)))
     if preview is None or not table.running:
         cards = [Button(card_label(c), Action("card", tid, version, card=c)) for c in hand.hand]

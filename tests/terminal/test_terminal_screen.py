@@ -120,3 +120,14 @@ def test_without_a_terminal_a_round_s_points_wait_for_an_answer(tmp_path: Path) 
         assert f"Round {number} is over" in last
         assert paused.endswith("Press a key to go on (q to leave). ")
     assert screen.count("Press a key to go on") == len(pauses)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_an_empty_hand_is_not_listed(tmp_path: Path, lang: str) -> None:
+    # Between this seat's last card of a deal and the next deal the hand is
+    # empty: the board leaves the line out rather than list nothing.
+    screen = run(tmp_path, ["--lang", lang])
+    hands = [line for line in screen.splitlines() if line.startswith(("Your hand:", "ورقك:"))]
+    assert hands
+    assert all(line.rstrip().endswith("\u2069") and not line.rstrip().endswith("\u2066\u2069")
+               for line in hands)
