@@ -20,10 +20,10 @@ side's on the round's real scoring, and whether the round ends the match
 playouts count points, as a searching seat's do.
 
 Against a seat that plays as its model this is the best there is. It takes
-what the model misses, which exact play against a perfect player (minimax,
-as commit 37e9e36 and the expert until the answers searched it) gives up: a
-searching seat looks one play deep and the strong player judges one play,
-and neither sees the whole deal (see bench/README.md).
+what the model misses, which exact play against a perfect player gives up
+(the minimax the expert used before, ``core/ai/endgame.py`` at commit
+c931c60): a searching seat looks one play deep and the strong player
+judges one play, and neither sees the whole deal (see bench/README.md).
 """
 
 from __future__ import annotations
