@@ -214,5 +214,5 @@ def _key(world: World) -> _Key:
     for card in world.floor:
         floor |= 1 << card.index
     last = -1 if world.last_capture is None else world.last_capture
-    return (hands[0], hands[1], floor, world.captured[0], world.points[0] - world.points[1],
-            world.points[0], last, world.to_move)
+    return (hands[0], hands[1], floor, world.captured[0], world.points[0], world.points[1],
+            last, world.to_move)

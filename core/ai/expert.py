@@ -40,8 +40,8 @@ player's best often enough (``STRONG_LIKE``) is answered as the strong
 player, any other as a seat that searches one play deep with the strong
 player's playouts, as the baseline and most computer players do. Played
 from the same last deals, that takes about 0.3 points a round more than the
-playouts against the strong player, and about 1.0 more against the baseline,
-0.4 of it over solving the deal against a perfect player (see
+playouts against the strong player, and about 0.9 more against the baseline,
+0.3 of it over solving the deal against a perfect player (see
 bench/README.md).
 """
 

@@ -18,15 +18,15 @@ from core.ai.values import kind_counts
 from .positions import cards
 
 
-def world_of(hands: list[str], floor: str, captured: tuple[int, int], *, dealer: int = 1,
-             to_move: int = 0, rules: Rules | None = None) -> World:
-    """A last deal (the stock empty) with every hand as given."""
+def world_of(hands: list[str], floor: str, captured: tuple[int, int]) -> World:
+    """A last deal (the stock empty) with every hand as given, seat 0 to move
+    and seat 1 the dealer."""
     world = World.__new__(World)
     world.players = len(hands)
-    world.rules = rules or Rules()
+    world.rules = Rules()
     world.worth = world.rules.majority_points
-    world.dealer = dealer
-    world.to_move = to_move
+    world.dealer = 1
+    world.to_move = 0
     world.hands = [list(cards(h)) for h in hands]
     world.floor = list(cards(floor))
     world.stock = []
