@@ -669,7 +669,7 @@ class Runner:
             assert match is not None and match.to_move is not None
             seat = match.to_move
             level = live.record.seats[seat].computer or "beginner"
-            card, plan = self._computer_choice(live, seat, level)
+            card, plan = await self._computer_choice(live, seat, level)
             async with live.writing:
                 events = self._play_events(match, seat, card, plan)
                 await self._commit_match(live, events)
@@ -678,10 +678,14 @@ class Runner:
 
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
 
-    def _computer_choice(self, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
+    async def _computer_choice(self, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
+        """The computer's play for ``seat``. It thinks in a worker thread (the expert takes up
+        to about 150 ms): meanwhile the event loop keeps every other table's presses and
+        deliveries going, and a write planned against a flood limit leaves when planned. The
+        table's lock is held throughout, so the match does not change under it."""
         assert live.match is not None
         bot = player(level if level in LEVELS else "beginner", seed=f"{live.table_id}:{live.record.version}")
-        return bot.choose(live.match.view(seat))
+        return await asyncio.to_thread(bot.choose, live.match.view(seat))
 
     async def _on_warning(self, table_id: str, version: int) -> None:
         async def work(live: LiveTable) -> list[Notice]:
@@ -708,7 +712,7 @@ class Runner:
                 return await self._end(live, "expired", None)
             if capacity(record) == 2:
                 return await self._end(live, "timeout", seat)
-            card, plan = self._computer_choice(live, seat, "beginner")
+            card, plan = await self._computer_choice(live, seat, "beginner")
             events = [{"kind": "auto_played", "seat": seat, "reason": "timeout"}]
             async with live.writing:
                 played = self._play_events(match, seat, card, plan)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bots.service import ManualClock, TableService
 from storage import SqliteStore
@@ -148,6 +153,43 @@ async def test_with_the_system_clock_computer_seats_play_by_themselves(db_path: 
         now = await service.table(table.table_id)
         assert now.seats[now.to_move or 0].player_id == ALICE.player_id
         assert platform.of("your_turn")[-1].player_id == ALICE.player_id
+
+
+async def test_a_computer_thinks_off_the_event_loop(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert may think for 150 ms: other tables' presses and deliveries go on meanwhile.
+    Each computer here waits until the loop lets it go; on the loop's own thread it never
+    would be let go."""
+    from bots.service import ServiceConfig, runner
+
+    real = runner.player
+    let_go = threading.Event()
+    released: list[bool] = []
+    threads: list[int] = []
+
+    class Waiting:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def choose(self, view: Any) -> Any:
+            threads.append(threading.get_ident())
+            released.append(let_go.wait(timeout=5))
+            return self.inner.choose(view)
+
+    monkeypatch.setattr(runner, "player", lambda level, seed=None: Waiting(real(level, seed=seed)))
+    platform = FakePlatform()
+    config = ServiceConfig(computer_delay=0, heartbeat_seconds=3600)
+    async with SqliteStore(db_path) as store, TableService(store, [platform], config=config) as service:
+        table = await service.practice(GROUP, ALICE, players=4)
+        for _ in range(500):
+            if threads:
+                break
+            await asyncio.sleep(0.01)  # the loop runs while the computer waits
+        assert threads and threading.get_ident() not in threads
+        let_go.set()
+        await service.drain(timeout=10)
+        now = await service.table(table.table_id)
+        assert now.seats[now.to_move or 0].player_id == ALICE.player_id
+    assert released and all(released)
 
 
 async def test_a_computer_seat_waits_its_pause_before_playing(db_path: Path) -> None:
