@@ -18,7 +18,7 @@ Arabic catalog shows the English catalog's wording, then the msgid itself.
 Card labels (``10♦``, ``Q♠``) are the same in both languages, each isolated.
 
 Arabic never assumes a player's gender when it speaks of them: a play has the
-card as its subject ("ورقة سارة: 7♣ وأكلت …"), results use nouns ("الفوز لـ…",
+card as its subject ("ورقة سارة: 7♣ وأكلت …"), results use nouns ("الفائز: …",
 "انسحاب …"). Addressing the reader, it uses the imperative and second person
 Arabic interfaces use for everyone (``اضغط``, ``أرسل``), as Telegram's and
 Discord's own Arabic do; a vocalized feminine alternative for every sentence

@@ -126,7 +126,7 @@ async def current_table(world: World) -> TableView:
 # A round result names the point cards as items of its breakdown ("2♣ 2", "10♦ 3").
 BREAKDOWN_ITEM = re.compile("\u2066?(2♣|10♦)\u2069? \\d+")
 # A table message names its round; a finished round's cards were all played in public.
-ROUND_HEADER = re.compile(r"Basra · round (\d+)")
+ROUND_HEADER = re.compile(r"(?:Basra · round|باصرة · الجولة) (\d+)")
 
 
 @dataclass

@@ -107,6 +107,26 @@ async def test_practice_with_computer_partners_plays_to_the_end(world: World) ->
     assert "nothing counted" in text_of(public(world)[-1])
 
 
+async def test_a_whole_match_against_the_expert_in_arabic(world: World) -> None:
+    """A match to 121 against the strongest computer, in Arabic. The expert thinks for up
+    to 150 ms a play without holding up the table; no public message shows a card in a
+    hand, and Discord's rate limits are never met (the fixture checks)."""
+    await world.alice.slash(world.channel, "basra settings", language="ar")
+    lobby = await open_lobby(world, world.alice, "1v1")
+    await press(world.alice, lobby, "computer", arg="expert")
+    await press(world.alice, lobby, "start")
+    table = await current_table(world)
+    scan = PublicScan(world)
+    players = Players(world, table.table_id, scan)
+    final = await players.play_to_end()
+
+    assert final.status == "finished" and final.winner is not None and final.round_no >= 2
+    assert scan.checked >= players.plays
+    winner = "⁨alice⁩" if final.winner == 0 else "الكمبيوتر \\(خبير\\)"
+    ending = text_of(public(world)[-1])
+    assert "انتهت المباراة" in ending and f"الفائز: {winner}!" in ending, ending
+
+
 async def test_the_turn_mention_only_ever_names_the_player_to_move(world: World) -> None:
     alice, bob = world.alice, world.bob
     await world.bot.service.set_rules(f"dc:{world.channel.id}", target=1)
