@@ -22,6 +22,7 @@ import socket
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -125,6 +126,10 @@ class Runner:
         #: Cards played since the start, by who played them: "person", "computer", or "clock"
         #: (a 4-seat turn that timed out). Read by ``bots.metrics``.
         self.plays: Counter[str] = Counter()
+        #: Where computer seats think, one decision at a time: only one thread holds the
+        #: interpreter at once, so more of them would think no faster, and each would add to
+        #: how long the event loop waits for its turn (made at the first decision).
+        self._thinker: ThreadPoolExecutor | None = None
 
     # -- registry --------------------------------------------------------------
 
@@ -679,13 +684,16 @@ class Runner:
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
 
     async def _computer_choice(self, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
-        """The computer's play for ``seat``. It thinks in a worker thread (the expert takes up
-        to about 150 ms): meanwhile the event loop keeps every other table's presses and
-        deliveries going, and a write planned against a flood limit leaves when planned. The
-        table's lock is held throughout, so the match does not change under it."""
+        """The computer's play for ``seat``. It thinks in the service's worker thread (the
+        expert takes up to about 150 ms): meanwhile the event loop keeps every other table's
+        presses and deliveries going, and a write planned against a flood limit leaves when
+        planned. The table's lock is held throughout, so the match does not change under it."""
         assert live.match is not None
         bot = player(level if level in LEVELS else "beginner", seed=f"{live.table_id}:{live.record.version}")
-        return await asyncio.to_thread(bot.choose, live.match.view(seat))
+        if self._thinker is None:
+            self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+        view = live.match.view(seat)
+        return await asyncio.get_running_loop().run_in_executor(self._thinker, bot.choose, view)
 
     async def _on_warning(self, table_id: str, version: int) -> None:
         async def work(live: LiveTable) -> list[Notice]:
