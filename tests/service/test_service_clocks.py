@@ -180,6 +180,9 @@ async def test_a_computer_thinks_off_the_event_loop(db_path: Path, monkeypatch: 
     config = ServiceConfig(computer_delay=0, heartbeat_seconds=3600)
     async with SqliteStore(db_path) as store, TableService(store, [platform], config=config) as service:
         table = await service.practice(GROUP, ALICE, players=4)
+        if table.seats[table.to_move or 0].player_id == ALICE.player_id:
+            hand = await service.hand(table.table_id, ALICE.player_id)
+            await service.play(table.table_id, ALICE.player_id, hand.version, hand.hand[0])
         for _ in range(500):
             if threads:
                 break
