@@ -23,29 +23,39 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
 from pathlib import Path
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service import Sink  # bench/service.py
 
 from bots.service import Person, ServiceConfig, TableService
-from bots.service.live import LiveTable
-from bots.service.runner import Runner
-from core import Card
-from core.ai import player
 from core.arena import percentile
 from storage import open_store
 
+T = TypeVar("T")
 CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
 
 
-async def _inline(self: Runner, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
-    assert live.match is not None
-    return player(level, seed=f"{live.table_id}:{live.record.version}").choose(live.match.view(seat))
+class OnTheLoop(Executor):
+    """Runs each call at once, in the caller's thread: as the service's thinker, the
+    computers decide on the event loop itself."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:
+            future.set_exception(error)
+        return future
 
 
-async def run(tables: int, plays: int, level: str) -> tuple[list[float], list[float], int, float]:
+async def run(
+    tables: int, plays: int, level: str, inline: bool
+) -> tuple[list[float], list[float], int, float]:
     lateness: list[float] = []
     presses: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
@@ -53,6 +63,8 @@ async def run(tables: int, plays: int, level: str) -> tuple[list[float], list[fl
             open_store(Path(folder) / "bench.sqlite3") as store,
             TableService(store, [Sink()], config=CONFIG, rng=random.Random(1)) as service,
         ):
+            if inline:
+                service._thinker = OnTheLoop()
             stop = asyncio.Event()
 
             async def probe() -> None:
@@ -100,9 +112,7 @@ def main() -> None:
     parser.add_argument("--level", default="expert", help="the computers' level (default expert)")
     parser.add_argument("--inline", action="store_true", help="computers decide on the event loop")
     args = parser.parse_args()
-    if args.inline:
-        Runner._computer_choice = _inline  # type: ignore[method-assign]
-    lateness, presses, computer, elapsed = asyncio.run(run(args.tables, args.plays, args.level))
+    lateness, presses, computer, elapsed = asyncio.run(run(args.tables, args.plays, args.level, args.inline))
     where = "on the event loop" if args.inline else "in a worker thread"
     print(
         f"{args.tables} practice matches against {args.level} computers deciding {where}: "

@@ -22,7 +22,7 @@ import socket
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -129,7 +129,7 @@ class Runner:
         #: Where computer seats think, one decision at a time: only one thread holds the
         #: interpreter at once, so more of them would think no faster, and each would add to
         #: how long the event loop waits for its turn (made at the first decision).
-        self._thinker: ThreadPoolExecutor | None = None
+        self._thinker: Executor | None = None
 
     # -- registry --------------------------------------------------------------
 
