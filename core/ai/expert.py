@@ -122,7 +122,7 @@ class Expert(Player):
                  plays: int | None = None, read: bool = True,
                  margin: float = DEFAULT_MARGIN, proposals: int = PROPOSALS,
                  second: int | None = None, least: int = LEAST, exact: bool = True,
-                 strong_like: float = STRONG_LIKE, looks: int = 0, replies: int = 3) -> None:
+                 strong_like: float = STRONG_LIKE) -> None:
         super().__init__(seed)
         if (simulations is not None and simulations < 1) or candidates < 1 or (
                 second is not None and second < 1) or (
@@ -139,8 +139,6 @@ class Expert(Player):
         self.least = least
         self.exact = exact
         self.strong_like = strong_like
-        self.looks = looks
-        self.replies = replies
 
     def choose_move(self, view: SeatView, moves: list[Move]) -> Move:
         # A play that a card of the same rank does better is no candidate:
@@ -170,13 +168,6 @@ class Expert(Player):
             )[view.players]
             worlds_left = MOST_WORLDS
         second = self.second or SECOND[view.players]
-        # The other seat's reply searched as it searches, when it plays unlike the strong player.
-        looks = 0
-        if self.looks > 0 and view.players == 2:
-            chances = reader.chances[1 - view.seat] or fitted_ranks(view, self.weights)[1 - view.seat]
-            if chances[0] < self.strong_like:
-                looks = self.looks
-        unseen_after = len(view.hand) - 1 + view.stock_count
         results: list[list[float]] = [[] for _ in range(n)]
         # With ``second``: each guess's results for this seat's next play, by
         # what it will have seen by then (see ``_simulate_on``).
@@ -190,10 +181,9 @@ class Expert(Player):
             if not queue:
                 queue = self._guesses(sampler, reader)
             world = queue.pop()
-            marks = [self.rng.random() for _ in range(looks * unseen_after)]
             for i in alive:
                 if second > 1:
-                    seen, values, plays = self._simulate_on(world, shortlist[i], side, second, marks)
+                    seen, values, plays = self._simulate_on(world, shortlist[i], side, second)
                     raw[i].append((seen, values))
                     if seen is not None:
                         node = nodes.get((i, seen))
@@ -294,7 +284,7 @@ class Expert(Player):
         return kept
 
     def _simulate_on(self, world: World, move: Move, side: int,
-                     second: int, marks: list[float]) -> tuple[Path, list[float], int]:
+                     second: int) -> tuple[Path, list[float], int]:
         """Play ``move`` in a copy of ``world``, the others as the strong player
         until this seat's next turn, then each of the strong player's ``second``
         best plays there, and on to the horizon: what this seat will have seen
@@ -304,19 +294,11 @@ class Expert(Player):
         seat = trial.to_move
         if trial.play(move.card, move.positions if move.plan else None):
             return None, [trial.value(side)], 1
-        extra = 0
-        first: list[Seen] = []
-        if marks:
-            (card, positions), extra = trial.searched(self.weights, self.replies, marks)
-            first.append((card.index, positions))
-            if trial.play(card, positions):
-                return None, [trial.value(side)], 2 + extra
-        rest = trial.play_to(seat, self.weights)
-        if rest is None:
+        seen = trial.play_to(seat, self.weights)
+        if seen is None:
             played = sum(len(h) for h in world.hands) - sum(len(h) for h in trial.hands)
-            return None, [trial.value(side)], played + extra
-        seen = first + rest
-        plays = len(seen) + 1 + extra
+            return None, [trial.value(side)], played
+        plays = len(seen) + 1
         values: list[float] = []
         for card, positions in trial.choices(self.weights, second):
             after = trial.copy()

@@ -199,57 +199,6 @@ class World:
         scored.sort(key=lambda t: (-t[0], t[1]))
         return [moves[i] for _, i in scored[:count]]
 
-    def searched(self, weights: Weights, count: int, marks: list[float]) -> tuple[PlayChoice, int]:
-        """The reply of a seat that searches, as the baseline does: of the
-        strong player's ``count`` best choices for the seat to move, the one
-        whose playouts (the strong player everywhere to the deal's end) do
-        best for it on guesses at the cards it cannot see. ``marks``: uniform
-        numbers for the guesses, ``len(unseen)`` a guess, so that every
-        candidate of this seat meets the same ones. The choice and the
-        plays its playouts took."""
-        choices = self.choices(weights, count)
-        if len(choices) == 1:
-            return choices[0], 0
-        seat = self.to_move
-        side = seat % 2
-        players = self.players
-        unseen: list[Card] = []
-        for other in range(players):
-            if other != seat:
-                unseen.extend(self.hands[other])
-        held = len(unseen)
-        unseen.extend(self.stock)
-        n = len(unseen)
-        totals = [0.0] * len(choices)
-        plays = 0
-        at = 0
-        while at + n <= len(marks):
-            cards = list(unseen)
-            # The other hands' cards drawn to the front, in the order they are dealt out.
-            for k in range(held):
-                j = k + int(marks[at + k] * (n - k))
-                cards[k], cards[j] = cards[j], cards[k]
-            at += n
-            guess = self.copy()
-            start = 0
-            for other in range(players):
-                if other != seat:
-                    size = len(self.hands[other])
-                    guess.hands[other] = cards[start:start + size]
-                    start += size
-            guess.stock = cards[held:]
-            for i, (card, positions) in enumerate(choices):
-                trial = guess.copy()
-                plays += 1
-                if not trial.play(card, positions):
-                    plays += trial.finish(weights)
-                totals[i] += trial.value(side)
-        best = 0
-        for i in range(1, len(choices)):
-            if totals[i] > totals[best] + 1e-9:
-                best = i
-        return choices[best], plays
-
     def play_to(self, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> list[Seen] | None:
         """Play the strong player for the other seats until ``seat``'s turn:
         what they played and took on the way, as ``seat`` sees it (each card's
