@@ -122,6 +122,7 @@ async def test_a_whole_match_against_the_expert_in_arabic(world: World) -> None:
 
     assert final.status == "finished" and final.winner is not None and final.round_no >= 2
     assert scan.checked >= players.plays
+    # Markdown escapes the parentheses of the computer's name as the bot sends it.
     winner = "\u2068alice\u2069" if final.winner == 0 else "الكمبيوتر \\(خبير\\)"
     ending = text_of(public(world)[-1])
     assert "انتهت المباراة" in ending and f"الفائز: {winner}!" in ending, ending
