@@ -1,7 +1,8 @@
 """How long the event loop is held up while computer seats think, and what a press waits meanwhile.
 
     python bench/computer_turns.py [--tables 8] [--plays 400] [--level expert]
-    python bench/computer_turns.py --inline      # the computer deciding on the loop itself
+    python bench/computer_turns.py --processes 0  # the computers thinking in a thread
+    python bench/computer_turns.py --inline      # the computers deciding on the loop itself
 
 ``--tables`` practice matches against computers of ``--level`` run at once
 in one service (SQLite in a temporary folder, the system clock, no pause
@@ -11,8 +12,9 @@ a probe sleeps 1 ms again and again on the loop; how late it wakes is how
 long anything else (another table's press, a planned write to a chat) would
 have waited. Printed: the probe's lateness and the time ``TableService.play``
 took for the people's presses (p50, p99, max), and the computers' plays per
-second. ``--inline`` has computers decide on the loop itself, as they did before
-they thought in the service's worker thread.
+second. The computers think where the service has them think by default (worker
+processes, one fewer than the cores); ``--processes N`` sets how many (0: in a thread
+of the service's process), and ``--inline`` has them decide on the loop itself.
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from service import Sink  # bench/service.py
 
 from bots.service import Person, ServiceConfig, TableService
+from bots.service.thinking import Thinker, default_processes
 from core.arena import percentile
 from storage import open_store
 
 T = TypeVar("T")
-CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
 
 
 class OnTheLoop(Executor):
@@ -54,17 +56,18 @@ class OnTheLoop(Executor):
 
 
 async def run(
-    tables: int, plays: int, level: str, inline: bool
+    tables: int, plays: int, level: str, processes: int, inline: bool
 ) -> tuple[list[float], list[float], int, float]:
+    config = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9, computer_processes=processes)
     lateness: list[float] = []
     presses: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         async with (
             open_store(Path(folder) / "bench.sqlite3") as store,
-            TableService(store, [Sink()], config=CONFIG, rng=random.Random(1)) as service,
+            TableService(store, [Sink()], config=config, rng=random.Random(1)) as service,
         ):
             if inline:
-                service._thinker = OnTheLoop()
+                service._thinker = Thinker(0, thread=OnTheLoop())
             stop = asyncio.Event()
 
             async def probe() -> None:
@@ -110,10 +113,23 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8, help="practice matches at once (default 8)")
     parser.add_argument("--plays", type=int, default=400, help="people's plays to make (default 400)")
     parser.add_argument("--level", default="expert", help="the computers' level (default expert)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=default_processes(),
+        help="worker processes the computers think in; 0: a thread (default: one fewer than the cores)",
+    )
     parser.add_argument("--inline", action="store_true", help="computers decide on the event loop")
     args = parser.parse_args()
-    lateness, presses, computer, elapsed = asyncio.run(run(args.tables, args.plays, args.level, args.inline))
-    where = "on the event loop" if args.inline else "in a worker thread"
+    lateness, presses, computer, elapsed = asyncio.run(
+        run(args.tables, args.plays, args.level, args.processes, args.inline)
+    )
+    if args.inline:
+        where = "on the event loop"
+    elif args.processes:
+        where = f"in {args.processes} worker process{'es' if args.processes > 1 else ''}"
+    else:
+        where = "in a worker thread"
     print(
         f"{args.tables} practice matches against {args.level} computers deciding {where}: "
         f"{len(presses)} plays by people, {computer} by computers in {elapsed:.1f} s "

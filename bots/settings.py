@@ -37,6 +37,9 @@ class BasraSettings(BaseSettings):
     turn_seconds: int = Field(default=120, ge=10, le=3600)
     warning_seconds: int = Field(default=30, ge=0)
     computer_delay: float = Field(default=0.8, ge=0, le=30)
+    #: Worker processes computer seats think in; 0: a thread of the bot's own process;
+    #: unset: one fewer than the cores, at least one (``bots.service.thinking``).
+    computer_processes: int | None = Field(default=None, ge=0, le=64)
     lobby_idle_seconds: float = Field(default=15 * 60, gt=0)
     practice_idle_seconds: float = Field(default=24 * 60 * 60, gt=0)
     #: Unset: INFO for the bots, WARNING for ``basra`` (its table shares the terminal).
@@ -85,7 +88,9 @@ class BasraSettings(BaseSettings):
             raise ValueError("use at least 16 characters, e.g. `openssl rand -hex 32`")  # never the value
         return SecretStr(secret)
 
-    @field_validator("log_level", "log_format", "metrics_port", "web_port", mode="before")
+    @field_validator(
+        "log_level", "log_format", "metrics_port", "web_port", "computer_processes", mode="before"
+    )
     @classmethod
     def _blank_is_default(cls, value: Any, info: ValidationInfo) -> Any:
         """An empty value (``BASRA_METRICS_PORT=``) is the default; a level or format in any case."""
@@ -102,6 +107,7 @@ class BasraSettings(BaseSettings):
             turn_seconds=self.turn_seconds,
             warning_seconds=self.warning_seconds,
             computer_delay=self.computer_delay,
+            computer_processes=self.computer_processes,
             lobby_idle_seconds=self.lobby_idle_seconds,
             practice_idle_seconds=self.practice_idle_seconds,
             language=self.language,

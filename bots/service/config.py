@@ -26,6 +26,9 @@ class ServiceConfig:
     takeover_seconds: how long overdue timed work waits for the process that armed
         it before another process claims it.
     claim_seconds: how long a claim on a table's timed work keeps other processes off.
+    computer_processes: how many worker processes computer seats think in; 0 thinks in
+        one thread of this process instead, None one fewer than its cores (at least one;
+        see ``thinking``).
     """
 
     turn_seconds: int = 120
@@ -39,3 +42,4 @@ class ServiceConfig:
     poll_seconds: float = 1.0
     takeover_seconds: float = 1.5
     claim_seconds: float = 10.0
+    computer_processes: int | None = None

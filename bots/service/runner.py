@@ -22,13 +22,12 @@ import socket
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from core import BasraError, Card, Match, Rules
 from core import events as ev
-from core.ai import LEVELS, player
+from core.ai import LEVELS
 from storage import (
     ChatSettings,
     DamagedTable,
@@ -58,6 +57,7 @@ from .notices import (
     TableUpdated,
     YourTurn,
 )
+from .thinking import Thinker, default_processes
 from .views import EndReason, HandView, LobbyEnd, Preview, TableStatus, TableView
 
 log = logging.getLogger(__name__)
@@ -126,10 +126,12 @@ class Runner:
         #: Cards played since the start, by who played them: "person", "computer", or "clock"
         #: (a 4-seat turn that timed out). Read by ``bots.metrics``.
         self.plays: Counter[str] = Counter()
-        #: Where computer seats think, one decision at a time: only one thread holds the
-        #: interpreter at once, so more of them would think no faster, and each would add to
-        #: how long the event loop waits for its turn (made at the first decision).
-        self._thinker: Executor | None = None
+        #: Where computer seats think: worker processes, or a thread (see ``thinking``).
+        self._thinker = Thinker(
+            default_processes()
+            if self._config.computer_processes is None
+            else self._config.computer_processes
+        )
 
     # -- registry --------------------------------------------------------------
 
@@ -584,6 +586,7 @@ class Runner:
             if record.due_at is not None:
                 when = min(when, record.due_at)  # after a restart, or taken over: it is due
             live.timer = self._clock.call_at(when, lambda: self._on_computer_turn(table_id, version))
+            self._thinker.warm()
             return
         deadline = record.deadline
         if deadline is None:
@@ -684,16 +687,14 @@ class Runner:
         await self._timed(table_id, work, lambda live: self._current(table_id, version) is live)
 
     async def _computer_choice(self, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
-        """The computer's play for ``seat``. It thinks in the service's worker thread (the
-        expert takes up to about 150 ms): meanwhile the event loop keeps every other table's
+        """The computer's play for ``seat``. It thinks off the event loop (``thinking``: the
+        expert takes up to about 150 ms): meanwhile the loop keeps every other table's
         presses and deliveries going, and a write planned against a flood limit leaves when
         planned. The table's lock is held throughout, so the match does not change under it."""
         assert live.match is not None
-        bot = player(level if level in LEVELS else "beginner", seed=f"{live.table_id}:{live.record.version}")
-        if self._thinker is None:
-            self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
-        view = live.match.view(seat)
-        return await asyncio.get_running_loop().run_in_executor(self._thinker, bot.choose, view)
+        level = level if level in LEVELS else "beginner"
+        seed = f"{live.table_id}:{live.record.version}"
+        return await self._thinker.choose(level, seed, live.match.view(seat))
 
     async def _on_warning(self, table_id: str, version: int) -> None:
         async def work(live: LiveTable) -> list[Notice]:

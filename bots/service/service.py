@@ -257,9 +257,7 @@ class TableService(Records):
                 pass
         self._tables.clear()
         self._by_chat.clear()
-        if self._thinker is not None:
-            self._thinker.shutdown(wait=False, cancel_futures=True)
-            self._thinker = None
+        self._thinker.close()
         with contextlib.suppress(StorageError):
             await self._store.note_alive(self._name, self._clock.now())
 

@@ -158,10 +158,11 @@ async def test_with_the_system_clock_computer_seats_play_by_themselves(db_path: 
 async def test_a_computer_thinks_off_the_event_loop(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The expert may think for 150 ms: other tables' presses and deliveries go on meanwhile.
     Each computer here waits until the loop lets it go; on the loop's own thread it never
-    would be let go."""
-    from bots.service import ServiceConfig, runner
+    would be let go. (Here the computers think in a thread of this process, where the test
+    can hold them; tests/service/test_service_thinking.py has them in worker processes.)"""
+    from bots.service import ServiceConfig, thinking
 
-    real = runner.player
+    real = thinking.player
     let_go = threading.Event()
     released: list[bool] = []
     threads: list[int] = []
@@ -175,9 +176,9 @@ async def test_a_computer_thinks_off_the_event_loop(db_path: Path, monkeypatch: 
             released.append(let_go.wait(timeout=5))
             return self.inner.choose(view)
 
-    monkeypatch.setattr(runner, "player", lambda level, seed=None: Waiting(real(level, seed=seed)))
+    monkeypatch.setattr(thinking, "player", lambda level, seed=None: Waiting(real(level, seed=seed)))
     platform = FakePlatform()
-    config = ServiceConfig(computer_delay=0, heartbeat_seconds=3600)
+    config = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, computer_processes=0)
     async with SqliteStore(db_path) as store, TableService(store, [platform], config=config) as service:
         table = await service.practice(GROUP, ALICE, players=4)
         if table.seats[table.to_move or 0].player_id == ALICE.player_id:

@@ -32,3 +32,19 @@ def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     monkeypatch.setenv("BASRA_LANGUAGE", "fr")
     with pytest.raises(ValueError):
         BasraSettings()
+
+
+def test_computer_processes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Unset or blank: the service's default (one fewer than the cores); 0: a thread."""
+    monkeypatch.chdir(tmp_path)
+    assert BasraSettings().service_config().computer_processes is None
+    monkeypatch.setenv("BASRA_COMPUTER_PROCESSES", " ")
+    assert BasraSettings().service_config().computer_processes is None
+    monkeypatch.setenv("BASRA_COMPUTER_PROCESSES", "0")
+    assert BasraSettings().service_config().computer_processes == 0
+    monkeypatch.setenv("BASRA_COMPUTER_PROCESSES", "3")
+    assert BasraSettings().service_config().computer_processes == 3
+    for bad in ("-1", "65", "many"):
+        monkeypatch.setenv("BASRA_COMPUTER_PROCESSES", bad)
+        with pytest.raises(ValueError):
+            BasraSettings()
