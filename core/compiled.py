@@ -153,13 +153,26 @@ class _SourceFinder:
         return importlib.util.spec_from_file_location(fullname, source_path(name, self.directory))
 
 
+def helper_process() -> bool:
+    """Whether this process was started by ``multiprocessing`` to help a program (a worker
+    of the computers' thinking processes, or the server those are forked from, which runs
+    ``python -c`` with ``multiprocessing.forkserver`` loaded): the program itself has
+    already said how its engine runs."""
+    process = sys.modules.get("multiprocessing.process")
+    if process is not None and process.parent_process() is not None:
+        return True
+    return "multiprocessing.forkserver" in sys.modules and sys.argv[:1] == ["-c"]
+
+
 def run_from_sources_if_needed() -> None:
     """Import the compiled modules from their sources when the compiled
-    copies must not be used. Call before anything imports them."""
+    copies must not be used. Call before anything imports them. What it finds
+    is said once by the program, not again by its helper processes."""
     reason = stale_reason()
+    quiet = helper_process()
     if reason is None:
         uncompiled = not_compiled_reason()
-        if uncompiled is not None and not pure_python_asked():
+        if uncompiled is not None and not pure_python_asked() and not quiet:
             # Not a warning with its source line: the install is sound, only slower.
             logging.getLogger(__package__).warning(
                 "basra: the engine is not compiled (%s), so it runs about half as fast; once that "
@@ -171,7 +184,7 @@ def run_from_sources_if_needed() -> None:
     if any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         return
     sys.meta_path.insert(0, _SourceFinder(_HERE))
-    if "BASRA_PURE_PYTHON" not in reason:
+    if "BASRA_PURE_PYTHON" not in reason and not quiet:
         warnings.warn(
             f"core: {reason}; the engine runs from its sources. "
             "Run `pip install -e .` again to compile them.",

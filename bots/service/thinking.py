@@ -41,8 +41,10 @@ from core.view import SeatView
 log = logging.getLogger(__name__)
 
 #: Imported by the server the worker processes are forked from, so that a new worker
-#: starts with the engine (compiled or not, as the service runs it) already loaded.
-PRELOAD = ["core.ai", __name__]
+#: starts with the engine (compiled or not, as the service runs it) already loaded; and
+#: the program's main script, which a worker would otherwise import again by itself (a
+#: bot's console script; ``python -m`` modules are never imported again).
+PRELOAD = ["__main__", "core.ai", __name__]
 
 
 def default_processes() -> int:
