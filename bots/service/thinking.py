@@ -180,9 +180,10 @@ class Thinker:
         return pool
 
     def pids(self) -> list[int]:
-        """The worker processes alive now (none before the first decision)."""
+        """The worker processes alive now (none before they start, or after ``close``)."""
         if self._pool is None:
             return []
+        # The executor keeps its processes by pid, and says so in no public attribute.
         return [p.pid for p in list(self._pool._processes.values()) if p.pid is not None and p.is_alive()]
 
     def close(self) -> None:
