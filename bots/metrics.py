@@ -19,6 +19,9 @@ full disk) still answers reads: that shows as ``basra_errors_total{kind="storage
 
 - ``basra_tables{status="lobby"|"running"}``: open tables now;
 - ``basra_plays_total{by="person"|"computer"|"clock"}``: cards played;
+- ``basra_computer_processes``: worker processes the computer seats think in,
+  alive now (``BASRA_COMPUTER_PROCESSES``; 0 before a computer's first turn, or
+  when they think in a thread);
 - ``basra_press_answer_seconds``: a histogram of the time from a button press
   reaching the bot to its answer;
 - ``basra_deliveries_pending``: writes to chats waiting for their turn;
@@ -141,6 +144,10 @@ class _Readings:
         for by in PLAYERS:
             plays.add_metric([by], service.plays[by] if service is not None else 0)
         yield plays
+        yield GaugeMetricFamily(
+            "basra_computer_processes", "Worker processes the computer seats think in, alive now",
+            value=service.thinking_processes() if service is not None else 0,
+        )
         done: Counter[str] = dispatcher.counts if dispatcher is not None else Counter()
         yield GaugeMetricFamily(
             "basra_deliveries_pending", "Writes to chats waiting for their turn",

@@ -332,6 +332,11 @@ class TableService(Records):
             counts[live.record.status] = counts.get(live.record.status, 0) + 1
         return counts
 
+    def thinking_processes(self) -> int:
+        """How many worker processes the computer seats think in, alive now: none before a
+        computer's first turn, nor when they think in a thread (``thinking``)."""
+        return len(self._thinker.pids())
+
     def _lobby_view(self, live: LiveTable) -> LobbyView:
         return viewing.lobby_view(live.record, live.rules, self._turn_seconds(live.record))
 

@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bots.service.thinking import default_processes
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
 from tests.telegram.test_storage_faults import refusing
 from tests.telegram.world import World, start_match, to_move
@@ -116,3 +117,23 @@ async def test_429s_retries_and_errors_are_counted_and_health_follows_the_store(
         assert await get(port, "/healthz") == (503, "store unreachable\n")
         await world.basra.service.close()
         assert await get(port, "/healthz") == (503, "not running\n")
+
+
+async def test_the_computers_thinking_processes_are_counted(server: FakeTelegram, database: Path) -> None:
+    """None until a computer's first turn comes up; then the default number, one fewer than the
+    cores (at least one)."""
+    alice = server.add_user("Alice")
+    server.private_chat(alice)
+    group = server.add_group("Cafe", [alice])
+    async with World(server, database, metrics_port=0) as world:
+        port = port_of(world)
+        assert value(await scrape(port), "basra_computer_processes") == 0
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        await world.press_verb(alice, lobby, "computer", len(world.buttons(lobby, "computer")) - 1)
+        await world.press_verb(alice, lobby, "start")
+        for _ in range(2):  # two turns of Alice's: the computer has played at least once
+            await world.play_any(alice)
+        samples = await scrape(port)
+        assert value(samples, "basra_plays_total", by="computer") >= 1
+        assert value(samples, "basra_computer_processes") == default_processes()
