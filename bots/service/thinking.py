@@ -29,6 +29,7 @@ import logging
 import multiprocessing
 import os
 import select
+import signal
 import threading
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -82,6 +83,14 @@ def watch(service: int) -> None:
         os._exit(0)
 
     threading.Thread(target=wait, name="watch-service", daemon=True).start()
+
+
+def start_worker(service: int) -> None:
+    """A worker's first step. Ctrl-C at a terminal reaches every process of the program's
+    group: it is the service's to act on (it closes the pool), so a worker ignores it,
+    and leaves no traceback on the player's screen. And it ``watch``-es the service."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch(service)
 
 
 def decide(level: str, seed: str, view: SeatView) -> tuple[Card, int]:
@@ -166,7 +175,7 @@ class Thinker:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
         pool = ProcessPoolExecutor(
-            self.processes, mp_context=context, initializer=watch, initargs=(os.getpid(),)
+            self.processes, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
         )
         try:
             # A process starts when a call finds none idle: one call each starts them all here.

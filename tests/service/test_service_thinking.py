@@ -125,26 +125,53 @@ async def test_a_killed_worker_costs_no_decision(db_path: Path, caplog: pytest.L
     assert all(record.levelno == logging.WARNING for record in caplog.records if "died" in record.message)
 
 
-def test_a_killed_service_leaves_no_worker_behind() -> None:
-    """Killed outright, the service closes nothing: its workers see it gone and end."""
+def started_child() -> tuple[subprocess.Popen[str], list[int]]:
+    """``thinking_child.py`` in a process group of its own, once its workers run."""
     child = subprocess.Popen(
         [sys.executable, str(Path(__file__).with_name("thinking_child.py"))],
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
+    assert child.stdout is not None
+    line = child.stdout.readline().split()
+    assert line[:1] == ["ready"] and int(line[1]) == child.pid
+    workers = [int(pid) for pid in line[2:]]
+    assert len(workers) == 2 and not any(gone(pid) for pid in workers)
+    return child, workers
+
+
+def wait_gone(pids: list[int]) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(gone(pid) for pid in pids):
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in pids)
+
+
+def test_a_killed_service_leaves_no_worker_behind() -> None:
+    """Killed outright, the service closes nothing: its workers see it gone and end."""
+    child, workers = started_child()
     try:
-        assert child.stdout is not None
-        line = child.stdout.readline().split()
-        assert line[:1] == ["ready"] and int(line[1]) == child.pid
-        workers = [int(pid) for pid in line[2:]]
-        assert len(workers) == 2 and not any(gone(pid) for pid in workers)
+        os.kill(child.pid, signal.SIGKILL)
     finally:
         child.kill()
-        child.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not all(gone(pid) for pid in workers):
-        time.sleep(0.05)
-    assert all(gone(pid) for pid in workers)
+        child.communicate()
+    wait_gone(workers)
+
+
+def test_ctrl_c_leaves_the_screen_clean() -> None:
+    """Ctrl-C at a terminal reaches the whole process group: the workers leave it to the
+    service, so no traceback of theirs lands under the table, and they end with it."""
+    child, workers = started_child()
+    try:
+        os.killpg(child.pid, signal.SIGINT)
+        _, errors = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 130
+    assert errors == ""
+    wait_gone(workers)
 
 
 async def test_a_closed_thinker_starts_nothing_more() -> None:

@@ -1,5 +1,6 @@
 """A service process for the thinking test: makes one computer decision in worker
-processes, prints ``ready <its pid> <the workers' pids>``, then waits to be killed."""
+processes, prints ``ready <its pid> <the workers' pids>``, then waits to be killed, or
+interrupted (Ctrl-C: it leaves quietly with status 130, as ``basra play`` does)."""
 
 from __future__ import annotations
 
@@ -23,4 +24,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
