@@ -70,13 +70,19 @@ async def test_a_worker_process_decides_as_this_process_does() -> None:
     would make, view for view, whatever its own hash seed."""
     thinker = Thinker(1)
     try:
-        for players, level in ((2, "expert"), (4, "expert"), (2, "strong")):
-            match = Match.new(players, Rules(), seed=players)
+        variant = Rules(optional_capture=True, seven_diamonds_basra="count", majority_tie="split")
+        for players, level, rules in (
+            (2, "expert", Rules()),
+            (4, "expert", Rules()),
+            (2, "expert", variant),
+            (2, "strong", Rules()),
+        ):
+            match = Match.new(players, rules, seed=players)
             for k in range(24):
                 seat = match.to_move
                 assert seat is not None
                 view = match.view(seat)
-                seed = f"same:{players}:{k}"
+                seed = f"same:{players}:{rules.optional_capture}:{k}"
                 play = await thinker.choose(level, seed, view)
                 assert play == decide(level, seed, view)
                 match.play(seat, *play)
