@@ -117,6 +117,7 @@ class Thinker:
         self._warming: asyncio.Task[None] | None = None
 
     async def choose(self, level: str, seed: str, view: SeatView) -> tuple[Card, int]:
+        """The play ``decide`` gives, made in a worker process (or the thread)."""
         loop = asyncio.get_running_loop()
         if self.processes and not self._closed:
             try:
