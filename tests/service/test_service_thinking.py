@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import random
@@ -31,6 +30,14 @@ def gone(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
     except OSError:
         return True
+
+
+def wait_gone(pids: list[int]) -> None:
+    """Wait up to 10 s for the processes to end; fail if they do not."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(gone(pid) for pid in pids):
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in pids)
 
 
 async def first_round(db_path: Path, processes: int) -> tuple[list[tuple[int, str]], list[int]]:
@@ -113,10 +120,7 @@ async def test_a_killed_worker_costs_no_decision(db_path: Path, caplog: pytest.L
                 for pid in workers:
                     os.kill(pid, signal.SIGKILL)
                     killed.append(pid)
-                for _ in range(500):
-                    if all(gone(pid) for pid in killed):
-                        break
-                    await asyncio.sleep(0.01)
+                wait_gone(killed)
             before = table.version
             await play_turn(service, table.table_id, ALICE.player_id)
             made += 1
@@ -146,13 +150,6 @@ def started_child() -> tuple[subprocess.Popen[str], list[int]]:
     workers = [int(pid) for pid in line[2:]]
     assert len(workers) == 2 and not any(gone(pid) for pid in workers)
     return child, workers
-
-
-def wait_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not all(gone(pid) for pid in pids):
-        time.sleep(0.05)
-    assert all(gone(pid) for pid in pids)
 
 
 def test_a_killed_service_leaves_no_worker_behind() -> None:
@@ -190,11 +187,7 @@ async def test_a_closed_thinker_starts_nothing_more() -> None:
     thinker.close()
     assert thinker.pids() == []
     assert await thinker.choose("expert", "t:1", view) == first  # in a thread, the same play
-    for _ in range(500):
-        if gone(workers[0]):
-            break
-        await asyncio.sleep(0.01)
-    assert gone(workers[0])
+    wait_gone(workers)
     thinker.close()
 
 
