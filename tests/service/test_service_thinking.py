@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import random
@@ -133,6 +134,30 @@ async def test_a_killed_worker_costs_no_decision(db_path: Path, caplog: pytest.L
         assert thinker.pids() and not set(thinker.pids()) & set(killed)
     assert "thinking process died" in caplog.text
     assert all(record.levelno == logging.WARNING for record in caplog.records if "died" in record.message)
+
+
+async def test_a_worker_killed_while_a_decision_waits_on_it(caplog: pytest.LogCaptureFixture) -> None:
+    """A worker that dies with a decision sent to it and not yet answered: that decision
+    is made again in this process, the same play, and the next one in a new worker."""
+    thinker = Thinker(1)
+    match = Match.new(2, Rules(), seed=9)
+    view = match.view(match.to_move or 0)
+    try:
+        await thinker.choose("expert", "held:1", view)
+        [worker] = thinker.pids()
+        os.kill(worker, signal.SIGSTOP)  # it holds the next decision and cannot answer it
+        held = asyncio.create_task(thinker.choose("expert", "held:2", view))
+        await asyncio.sleep(0.3)
+        assert not held.done()
+        os.kill(worker, signal.SIGKILL)
+        assert await asyncio.wait_for(held, 30) == decide("expert", "held:2", view)
+        wait_gone([worker])
+        assert await thinker.choose("expert", "held:3", view) == decide("expert", "held:3", view)
+        assert thinker.pids() and worker not in thinker.pids()
+    finally:
+        thinker.close()
+    warnings = [r for r in caplog.records if "died" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
 
 
 def started_child() -> tuple[subprocess.Popen[str], list[int]]:
