@@ -257,7 +257,7 @@ class TableService(Records):
                 pass
         self._tables.clear()
         self._by_chat.clear()
-        self._thinker.close()
+        await self._thinker.close()
         with contextlib.suppress(StorageError):
             await self._store.note_alive(self._name, self._clock.now())
 

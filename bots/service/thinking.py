@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 #: the program's main script, which a worker would otherwise import again by itself (a
 #: bot's console script; ``python -m`` modules are never imported again).
 PRELOAD = ["__main__", "core.ai", __name__]
+#: How long ``Thinker.close`` waits for the processes to end: one decision under way, and more.
+CLOSING = 10.0
 
 
 def default_processes() -> int:
@@ -167,7 +169,7 @@ class Thinker:
             if self._pool is None:
                 pool = await asyncio.to_thread(self._open)
                 if self._closed:
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    await shut(pool)
                     raise BrokenProcessPool("closed while its processes started")
                 self._pool = pool
             return self._pool
@@ -185,7 +187,7 @@ class Thinker:
             if self._closed:
                 raise BrokenProcessPool("closed while its processes started")
         except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)  # in a thread of its own (``_opened``)
             raise
         return pool
 
@@ -196,15 +198,29 @@ class Thinker:
         # The executor keeps its processes by pid, and says so in no public attribute.
         return [p.pid for p in list(self._pool._processes.values()) if p.pid is not None and p.is_alive()]
 
-    def close(self) -> None:
-        """Stop thinking: decisions not yet started are dropped, the processes go."""
+    async def close(self) -> None:
+        """Stop thinking: decisions not yet started are dropped, and this returns once the
+        processes have gone (a decision under way ends first), at most ``CLOSING`` seconds.
+
+        Waiting matters at the program's end: CPython 3.11 wakes a pool's manager thread at
+        exit without its lock, and a program that exits while that thread still closes its
+        pipe prints a traceback (``Bad file descriptor``) under the table."""
         self._closed = True
         if self._warming is not None:
             self._warming.cancel()
             self._warming = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
         if self._thread is not None:
             self._thread.shutdown(wait=False, cancel_futures=True)
             self._thread = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await shut(pool)
+
+
+async def shut(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down, waiting in a thread (at most ``CLOSING`` seconds) for its processes."""
+    closing = asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+    try:
+        await asyncio.wait_for(closing, CLOSING)
+    except TimeoutError:
+        log.warning("the computers' thinking processes did not end within %s s", CLOSING)

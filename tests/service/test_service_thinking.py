@@ -95,7 +95,7 @@ async def test_a_worker_process_decides_as_this_process_does() -> None:
                 assert play == decide(level, seed, view)
                 match.play(seat, *play)
     finally:
-        thinker.close()
+        await thinker.close()
 
 
 async def test_a_killed_worker_costs_no_decision(db_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -155,7 +155,7 @@ async def test_a_worker_killed_while_a_decision_waits_on_it(caplog: pytest.LogCa
         assert await thinker.choose("expert", "held:3", view) == decide("expert", "held:3", view)
         assert thinker.pids() and worker not in thinker.pids()
     finally:
-        thinker.close()
+        await thinker.close()
     warnings = [r for r in caplog.records if "died" in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
 
@@ -209,11 +209,11 @@ async def test_a_closed_thinker_starts_nothing_more() -> None:
     first = await thinker.choose("expert", "t:1", view)
     workers = thinker.pids()
     assert len(workers) == 1
-    thinker.close()
+    await thinker.close()
     assert thinker.pids() == []
     assert await thinker.choose("expert", "t:1", view) == first  # in a thread, the same play
     wait_gone(workers)
-    thinker.close()
+    await thinker.close()
 
 
 def test_the_default_leaves_a_core_to_the_event_loop() -> None:
@@ -241,7 +241,7 @@ async def test_no_process_can_start_so_computers_think_in_a_thread(
         assert await thinker.choose("strong", "t:2", view) == decide("strong", "t:2", view)
         assert await thinker.choose("strong", "t:2", view) == decide("strong", "t:2", view)
     finally:
-        thinker.close()
+        await thinker.close()
     assert thinker.processes == 0 and thinker.pids() == []
     warnings = [r for r in caplog.records if "did not start" in r.getMessage()]
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING

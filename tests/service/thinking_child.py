@@ -17,10 +17,13 @@ from core import Match, Rules
 
 async def main() -> None:
     thinker = Thinker(2)
-    match = Match.new(2, Rules(), seed=3)
-    await thinker.choose("expert", "child:1", match.view(match.to_move or 0))
-    print("ready", os.getpid(), *thinker.pids(), flush=True)
-    await asyncio.sleep(3600)
+    try:
+        match = Match.new(2, Rules(), seed=3)
+        await thinker.choose("expert", "child:1", match.view(match.to_move or 0))
+        print("ready", os.getpid(), *thinker.pids(), flush=True)
+        await asyncio.sleep(3600)
+    finally:
+        await thinker.close()  # as the service closes it
 
 
 if __name__ == "__main__":
