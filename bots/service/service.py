@@ -1030,21 +1030,23 @@ class TableService(Records):
         def kept(record: TableRecord) -> TableRecord:
             return record.model_copy(update={"message_refs": {**record.message_refs, key: value}})
 
-        live = await self._find(table_id)
-        if live is not None:
-            await self._save(live, kept)
-            return
         for attempt in range(REMEMBER_RETRIES):
-            record = await self._store.get_table(table_id)
-            if record is None or not self._owns(record):
-                raise NoSuchTable(f"no table {table_id!r}")
             try:
+                live = await self._find(table_id)
+                if live is not None:
+                    await self._save(live, kept)
+                    return
+                record = await self._store.get_table(table_id)
+                if record is None or not self._owns(record):
+                    raise NoSuchTable(f"no table {table_id!r}")
                 await self._store.update_table(kept(record))
                 return
             except VersionConflict:
                 if attempt + 1 == REMEMBER_RETRIES:
                     raise
-                # another reference was kept meanwhile: read the row again
+                # The row moved meanwhile: another reference kept, or (by another process of
+                # a shared store) an action taken, which ``_save`` has brought into memory. A
+                # reference does not depend on the state, so it is kept on the row as it is now.
 
     async def once(self, key: str, until: float) -> bool:
         """True the first time any process of these bots asks for ``key`` before ``until``
