@@ -10,7 +10,15 @@ from contextlib import AsyncExitStack
 
 import pytest
 
-from bots.service import ManualClock, MatchEnded, NotYourTurn, ServiceConfig, StaleView, TableService
+from bots.service import (
+    HandView,
+    ManualClock,
+    MatchEnded,
+    NotYourTurn,
+    ServiceConfig,
+    StaleView,
+    TableService,
+)
 from storage import Store, TableRecord, open_store
 from tests.service.helpers import ALICE, BADR, FakePlatform
 
@@ -74,17 +82,24 @@ async def test_either_process_takes_the_next_action_on_the_latest_state(pair: Pa
     assert len(plays) == 6 and len({v for v, _, _ in plays}) == 6
 
 
-async def test_a_stale_press_is_refused_by_the_process_that_did_not_see_the_play(pair: Pair) -> None:
+async def seen_by_the_second(pair: Pair) -> tuple[str, str, HandView]:
+    """A match started by the first process, and the hand of the player to move as the
+    second process shows it (which caches the table there): the table, the player, the hand."""
     first, second = pair.services
     lobby = await first.new_lobby("tg:-1", ALICE)
     await first.join(lobby.table_id, BADR)
     table = await first.start_match(lobby.table_id, ALICE)
     mover = table.seats[table.to_move or 0].player_id or ""
-    seen = await second.hand(lobby.table_id, mover)  # the second caches the table here
-    await first.play(lobby.table_id, mover, seen.version, seen.hand[0])
+    return lobby.table_id, mover, await second.hand(lobby.table_id, mover)
+
+
+async def test_a_stale_press_is_refused_by_the_process_that_did_not_see_the_play(pair: Pair) -> None:
+    first, second = pair.services
+    table_id, mover, seen = await seen_by_the_second(pair)
+    await first.play(table_id, mover, seen.version, seen.hand[0])
     with pytest.raises((StaleView, NotYourTurn)):
-        await second.play(lobby.table_id, mover, seen.version, seen.hand[1])
-    assert len(await plays_of(pair.stores[1], lobby.table_id)) == 1
+        await second.play(table_id, mover, seen.version, seen.hand[1])
+    assert len(await plays_of(pair.stores[1], table_id)) == 1
 
 
 async def test_a_reference_kept_while_the_other_process_plays_is_stored(pair: Pair) -> None:
@@ -92,26 +107,22 @@ async def test_a_reference_kept_while_the_other_process_plays_is_stored(pair: Pa
     read of the row and its write, the reference is stored on the row as that play left it,
     and nothing is lost."""
     first, second = pair.services
-    lobby = await first.new_lobby("tg:-1", ALICE)
-    await first.join(lobby.table_id, BADR)
-    table = await first.start_match(lobby.table_id, ALICE)
-    mover = table.seats[table.to_move or 0].player_id or ""
-    seen = await second.hand(lobby.table_id, mover)  # the second caches the table here
+    table_id, mover, seen = await seen_by_the_second(pair)
     store = pair.stores[1]
     write = store.update_table
     played: list[int] = []
 
     async def update_after_a_play(record: TableRecord) -> TableRecord:
         if not played:  # the first process plays just before this write reaches the database
-            played.append((await first.play(lobby.table_id, mover, seen.version, seen.hand[0])).version)
+            played.append((await first.play(table_id, mover, seen.version, seen.hand[0])).version)
         return await write(record)
 
     store.update_table = update_after_a_play  # type: ignore[method-assign, assignment]
-    await second.remember(lobby.table_id, "table", {"id": 7})
-    stored = await pair.stores[0].get_table(lobby.table_id)
+    await second.remember(table_id, "table", {"id": 7})
+    stored = await pair.stores[0].get_table(table_id)
     assert played and stored is not None
     assert stored.message_refs.get("table") == {"id": 7} and stored.version == played[0]
-    assert (await second.table(lobby.table_id)).version == played[0]
+    assert (await second.table(table_id)).version == played[0]
 
 
 async def test_when_a_process_dies_the_other_plays_its_computer_turn_once(pair: Pair) -> None:
