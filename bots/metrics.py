@@ -10,7 +10,8 @@ the adapters add errors by kind and the time a press took to be answered, and
 a scrape reads the rest (open tables, waiting writes) when it comes.
 
 ``/healthz`` answers 200 ``ok`` while the table service runs and its store
-answers a read within ``HEALTH_TIMEOUT`` seconds; 503 ``not running`` while the
+answers a read within ``HEALTH_TIMEOUT`` seconds; 200 ``standby`` while the process waits
+to lead its bot (another process of it on the database leads); 503 ``not running`` while the
 bot starts (tables are being restored) and once it stops, 503 ``store
 unreachable`` when the database cannot be read. A store refusing writes (a
 full disk) still answers reads: that shows as ``basra_errors_total{kind="storage"}``.
@@ -96,6 +97,8 @@ class Metrics:
         self.registry = CollectorRegistry()
         self.dispatcher = dispatcher
         self.service: TableService | None = None
+        #: Waiting to lead the bot while another process of it leads (``Store.leadership``).
+        self.standby = False
         self.errors: Counter[str] = Counter()
         self.answer_seconds = Histogram(
             "basra_press_answer_seconds",
@@ -115,6 +118,8 @@ class Metrics:
     async def health(self) -> tuple[bool, str]:
         """Whether the bot is serving, and one word on why not."""
         service = self.service
+        if self.standby:
+            return True, "standby"
         if service is None or not service.running:
             return False, "not running"
         try:

@@ -7,6 +7,7 @@ or ``PostgresStore`` on a server, for several. No SQL lives outside this package
 
 from .errors import DatabaseInUse, NotFound, OpenTableExists, StorageError, VersionConflict
 from .factory import open_store
+from .lead import Lead
 from .location import is_postgres_url, redact
 from .models import (
     DEFAULT_MU,
@@ -42,6 +43,7 @@ __all__ = [
     "DamagedTable",
     "DatabaseInUse",
     "JsonDict",
+    "Lead",
     "MatchResult",
     "NotFound",
     "OpenTableExists",

@@ -46,9 +46,8 @@ TABLE_COLUMNS: Final = (
     "warned",
     "result",
     "rated",
-    "message_refs",
 )
-_TABLE_JSON: Final = ("rules", "seats", "header", "result", "message_refs")
+_TABLE_JSON: Final = ("rules", "seats", "header", "result")
 
 
 def dumps(value: Any) -> str:

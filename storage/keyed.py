@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
+from .lead import Lead
+
 
 class KeyedLocks:
     """An asyncio lock per string key, made when first wanted and dropped once no task
@@ -35,6 +37,19 @@ class KeyedLocks:
             users[0] -= 1
             if users[0] == 0:
                 del self._locks[key]
+
+
+class Leads:
+    """Leading keys within one process (``Store.leadership`` where one process is all there
+    is): a second holder of a key waits for the first to let it go."""
+
+    def __init__(self) -> None:
+        self._locks = KeyedLocks()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[Lead]:
+        async with self._locks.hold(key):
+            yield Lead(key)
 
 
 def check_window(calls: int, period: float) -> None:

@@ -118,7 +118,6 @@ class TableRecord(_Row):
     warned: bool = False
     result: JsonDict | None = None
     rated: bool = False
-    message_refs: JsonDict = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod

@@ -27,6 +27,7 @@ import asyncpg
 from . import codec, pgschema, pgsql
 from .errors import NotFound, StorageError
 from .keyed import KeyedLocks, check_window
+from .lead import Lead
 from .location import redact, redact_text
 from .models import (
     DEFAULT_MU,
@@ -97,6 +98,21 @@ _FORGET_WINDOWS: Final = (
 )
 _FORGET_MARKS: Final = f"DELETE FROM marks WHERE touched < {_NOW} - $1"
 _HOLD_KEY: Final = "hashtextextended('basra hold ' || current_schema() || ' ' || $1, 0)"
+# One statement: the keys given ``None`` are forgotten, the others kept.
+_KEEP_REFS: Final = """
+WITH given AS (
+    SELECT key, value FROM unnest($2::text[], $3::text[]) AS g(key, value)
+), forgotten AS (
+    DELETE FROM message_refs AS m USING given
+    WHERE m.table_id = $1 AND m.key = given.key AND given.value IS NULL
+)
+INSERT INTO message_refs (table_id, key, value, updated_at)
+SELECT $1, key, value::json, $4 FROM given WHERE value IS NOT NULL
+ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+"""
+_LEAD_KEY: Final = "hashtextextended('basra lead ' || current_schema() || ' ' || $1, 0)"
+#: Seconds between two checks that the leading connection still holds its lead.
+LEAD_CHECK: Final = 1.0
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6)
@@ -166,9 +182,12 @@ class PostgresStore:
         if self._pool is not None:
             return
         try:
+            # Its connections are given back as they were taken: every write's transaction is
+            # closed by its block, and nothing sets, listens or locks on them. So they are not
+            # reset (asyncpg's reset is four statements on every release, a third of a play's).
             pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self._max_connections, timeout=self._connect_timeout,
-                server_settings=self._server_settings, init=self._note_own,
+                server_settings=self._server_settings, init=self._note_own, reset=_kept_as_is,
             )
             holds = await asyncpg.create_pool(
                 self.url, min_size=0, max_size=self._max_holds, timeout=self._connect_timeout,
@@ -404,6 +423,49 @@ class PostgresStore:
                 with contextlib.suppress(*_FAILURES):
                     await pool.release(conn)
 
+    def leadership(self, key: str) -> AbstractAsyncContextManager[Lead]:
+        return self._lead(key)
+
+    @contextlib.asynccontextmanager
+    async def _lead(self, key: str) -> AsyncIterator[Lead]:
+        # A connection of its own, outside the pools (whose connections are reset, letting
+        # go of every advisory lock, each time they are given back): the lead lasts as long
+        # as it does, and the server lets the lock go when its process dies.
+        self._open_pool(self._pool)
+        async with self._failing("leading on"):
+            conn = await asyncpg.connect(self.url, timeout=self._connect_timeout,
+                                         server_settings=self._server_settings)
+        lead = Lead(key)
+        conn.add_termination_listener(lambda _conn: lead.lost.set())
+        watch: asyncio.Task[None] | None = None
+        try:
+            async with self._failing("leading on"):
+                if not await conn.fetchval(f"SELECT pg_try_advisory_lock({_LEAD_KEY})", key):
+                    lead.waited = True
+                    log.info("another process leads %s: waiting to take over", key)
+                    await conn.execute(f"SELECT pg_advisory_lock({_LEAD_KEY})", key)
+            watch = asyncio.get_running_loop().create_task(self._watch_lead(conn, lead))
+            yield lead
+        finally:
+            if watch is not None:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watch
+            with contextlib.suppress(*_FAILURES):
+                await conn.close(timeout=self._connect_timeout)
+
+    async def _watch_lead(self, conn: asyncpg.Connection[asyncpg.Record], lead: Lead) -> None:
+        """Ask the lead's connection every ``LEAD_CHECK`` seconds whether it still answers
+        (a session lock lasts as long as its session): a cut that the socket does not report
+        (a server gone silent) is found so too."""
+        while not lead.lost.is_set():
+            await asyncio.sleep(LEAD_CHECK)
+            try:
+                await conn.fetchval("SELECT 1", timeout=LEAD_CHECK)
+            except (*_FAILURES, OSError) as error:
+                log.error("the lead of %s was lost: %s", lead.key, self._say(error))
+                lead.lost.set()
+
     async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
         check_window(calls, period)
 
@@ -472,6 +534,22 @@ class PostgresStore:
                 await keeper
             with contextlib.suppress(*_FAILURES, OSError):
                 await conn.close()
+
+    async def message_refs(self, table_id: str) -> dict[str, Any]:
+        async def work(conn: Connection) -> dict[str, Any]:
+            rows = await conn.fetch("SELECT key, value FROM message_refs WHERE table_id = $1", table_id)
+            return {str(row[0]): codec.loads(row[1]) for row in rows}
+
+        return await self._read(work)
+
+    async def keep_refs(self, table_id: str, refs: Mapping[str, Any]) -> None:
+        keys = list(refs)
+        values = [None if value is None else codec.dumps(value) for value in refs.values()]
+
+        async def work(conn: Connection) -> None:
+            await conn.execute(_KEEP_REFS, table_id, keys, values, self._clock())
+
+        await self._read(work)  # one statement: its own transaction
 
     async def forget_idle(self, idle: float) -> int:
         async def work(conn: Connection) -> int:
@@ -640,6 +718,11 @@ class PostgresStore:
             return paused
 
         return await self._write(work)
+
+
+async def _kept_as_is(_conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """A connection of the main pool needs no reset (asyncpg rolls back an open transaction
+    itself before calling this)."""
 
 
 async def _must_fetch(conn: Connection, table_id: str) -> TableRecord:

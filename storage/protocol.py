@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Any, Protocol, Self
 
+from .lead import Lead
 from .models import (
     ChatSettings,
     DamagedTable,
@@ -202,6 +203,13 @@ class Store(Protocol):
         do not wait for it. Holds of one key are not reentrant: holding a key again inside
         its own block waits forever."""
 
+    def leadership(self, key: str) -> AbstractAsyncContextManager[Lead]:
+        """``async with store.leadership(key) as lead:`` waits until this process leads
+        ``key`` (a bot, ``"tg:<id>"``) among every process on this database, and leads it
+        until the block exits. A process that dies lets it go at once. If the lead is lost
+        while held (the database connection holding it was cut), ``lead.lost`` is set:
+        another process may lead from then on. On a store of one process it leads at once."""
+
     async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
         """A rate budget of ``calls`` per sliding ``period`` seconds, shared by every process
         on this database: if fewer than ``calls`` calls of ``key`` were let through in
@@ -221,6 +229,15 @@ class Store(Protocol):
         database connection was lost and opened again). What this store commits itself it
         does not pass on: its process knows it already. So a store of one process
         (SQLite), which knows all its changes, calls nothing."""
+
+    async def message_refs(self, table_id: str) -> dict[str, Any]:
+        """Every message reference kept for the table (``keep_refs``): delivery's own rows,
+        never the table's."""
+
+    async def keep_refs(self, table_id: str, refs: Mapping[str, Any]) -> None:
+        """Keep each reference of ``refs`` (JSON values) for the table, in one write; a
+        ``None`` value forgets its key. It neither reads nor writes the table's row, so it
+        never waits for an action of the table nor conflicts with one."""
 
     async def forget_idle(self, idle: float) -> int:
         """Forget the rate windows and marks not used for ``idle`` seconds (on the

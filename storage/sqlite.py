@@ -27,7 +27,8 @@ import aiosqlite
 
 from . import backup, codec, ranking, schema, tablesql
 from .errors import NotFound, StorageError
-from .keyed import KeyedLocks, Marks, Windows
+from .keyed import KeyedLocks, Leads, Marks, Windows
+from .lead import Lead
 from .lock import ProcessLock
 from .models import (
     DEFAULT_MU,
@@ -64,6 +65,12 @@ _MOVE_CHAT: Final = (
     "UPDATE tables SET chat_id = :new, revision = revision + 1, updated_at = :now"
     f" WHERE chat_id = :old AND NOT {_OPEN}",
 )
+_SELECT_REFS: Final = "SELECT key, value FROM message_refs WHERE table_id = ?"
+_KEEP_REF: Final = (
+    "INSERT INTO message_refs (table_id, key, value, updated_at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
+)
+_FORGET_REF: Final = "DELETE FROM message_refs WHERE table_id = ? AND key = ?"
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
 VALUES (:chat_id, :language, :rules, :turn_seconds, :ai_delay_ms, :updated_at)
@@ -79,6 +86,9 @@ ON CONFLICT (player_id) DO UPDATE SET name = excluded.name,
     updated_at = excluded.updated_at
 RETURNING *
 """
+
+#: The leads of each file, shared by the stores of this process on it.
+_LEADS: dict[str, Leads] = {}
 
 
 class SqliteStore:
@@ -112,6 +122,9 @@ class SqliteStore:
         self._held = KeyedLocks()
         self._windows = Windows()
         self._marks = Marks()
+        # Stores of one file in one process lead together (other processes are kept off the
+        # file by ``ProcessLock``).
+        self._leading = _LEADS.setdefault(str(self.path.resolve()), Leads())
 
     # Life cycle --------------------------------------------------------------
 
@@ -349,6 +362,9 @@ class SqliteStore:
     def hold(self, key: str) -> AbstractAsyncContextManager[None]:
         return self._held.hold(key)
 
+    def leadership(self, key: str) -> AbstractAsyncContextManager[Lead]:
+        return self._leading.hold(key)
+
     async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
         return self._windows.take(key, calls, period, now)
 
@@ -357,6 +373,26 @@ class SqliteStore:
 
     def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
         return contextlib.nullcontext()  # one process: it knows what it changed
+
+    async def message_refs(self, table_id: str) -> dict[str, Any]:
+        async def work(conn: aiosqlite.Connection) -> dict[str, Any]:
+            async with conn.execute(_SELECT_REFS, (table_id,)) as cursor:
+                return {str(row[0]): codec.loads(row[1]) for row in await cursor.fetchall()}
+
+        return await self._read(work)
+
+    async def keep_refs(self, table_id: str, refs: Mapping[str, Any]) -> None:
+        now = self._clock()
+        kept = [(table_id, key, codec.dumps(value), now) for key, value in refs.items() if value is not None]
+        gone = [(table_id, key) for key, value in refs.items() if value is None]
+
+        def work(db: sqlite3.Connection) -> None:
+            if kept:
+                db.executemany(_KEEP_REF, kept)
+            if gone:
+                db.executemany(_FORGET_REF, gone)
+
+        await self._write_sync(work)
 
     async def forget_idle(self, idle: float) -> int:
         return 0  # kept in this process, and bounded there (``storage.keyed``)

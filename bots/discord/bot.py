@@ -109,6 +109,7 @@ class BasraBot(discord.Client):
         # With web pages, the other processes' pages must hear of this one's plays.
         self.store = open_store(self.options.database, exclusive=True, announce=self.web is not None)
         await self.store.open()
+        self.platform.messages.attach(self.store)
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         me = self.application_id if self.application_id is not None else getattr(self.user, "id", None)
         if me is None:

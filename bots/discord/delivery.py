@@ -20,8 +20,8 @@ most one write pending, the newest; a channel's writes keep under its 5 in
 5 seconds, a hand's under its token's limit, and a busy or failing Discord
 (429, 5xx, a dropped connection) is tried again with back-off. What a write
 sends is decided when it runs, from the message references as they are
-then; they are kept with the table (``service.remember``), so a restarted
-bot edits the same messages. Log lines name the table and the kind of
+then; they are kept in delivery's own rows of the store (``bots.outbound.refs``),
+so a restarted bot edits the same messages. Log lines name the table and the kind of
 message, never its text.
 """
 
@@ -134,7 +134,8 @@ class DiscordPlatform:
         #: Presses and commands whose answer may show a lobby: by message id, by chat.
         self.message_claims: dict[int, Reply] = {}
         self.chat_claims: dict[str, Reply] = {}
-        self.messages = MessageRefs(self._recall, self._remember)
+        #: Where each table's messages are: delivery's own rows of the store (``attach``ed at start).
+        self.messages = MessageRefs()
         #: Who is to move at each table, as its last delivered table says (pings name only them).
         self._movers: dict[str, str | None] = {}
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
@@ -192,14 +193,6 @@ class DiscordPlatform:
         stored (before the service closes)."""
         await self.dispatcher.close(grace)
         await self.messages.flush()
-
-    async def _recall(self, table_id: str) -> dict[str, Any]:
-        assert self.service is not None
-        return await self.service.recall(table_id)
-
-    async def _remember(self, table_id: str, key: str, value: Any) -> None:
-        if self.service is not None:
-            await self.service.remember(table_id, key, value)
 
     def _put(
         self,

@@ -1,24 +1,30 @@
 """Where each table's messages are (the lobby, the table of the round, each hand …), kept
-with the table so that a restarted bot edits the same messages instead of posting anew.
+in delivery's own rows of the store (``Store.message_refs``, ``Store.keep_refs``), never on
+the table's row: a restarted bot edits the same messages instead of posting anew, and
+keeping a reference neither waits for an action of the table nor conflicts with one.
 
-References are read once per table (``recall``) and noted in memory at once;
-storing them (``remember``) waits for the table, which may be busy with the
-very action being delivered, so one writer per table stores them in the
-background, the newest value of each key only, in the order they were noted.
+References are read once per table and noted in memory at once; one writer per table
+stores them in the background, the newest value of each key, in one write for all the keys
+noted meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Recall = Callable[[str], Awaitable[dict[str, Any]]]
-Remember = Callable[[str, str, Any], Awaitable[None]]
+
+class RefStore(Protocol):
+    """The part of ``storage.Store`` that keeps message references."""
+
+    async def message_refs(self, table_id: str) -> dict[str, Any]: ...
+
+    async def keep_refs(self, table_id: str, refs: Mapping[str, Any]) -> None: ...
 
 
 @dataclass
@@ -30,17 +36,25 @@ class TableRefs:
 
 
 class MessageRefs:
-    """Every table's ``TableRefs``, read with ``recall`` and stored with ``remember``."""
+    """Every table's ``TableRefs``, read from and stored in a ``RefStore`` (``attach``)."""
 
-    def __init__(self, recall: Recall, remember: Remember) -> None:
-        self._recall = recall
-        self._remember = remember
+    def __init__(self, store: RefStore | None = None) -> None:
+        self._store = store
         self._tables: dict[str, TableRefs] = {}
         self._pending: dict[str, dict[str, Any]] = {}
         self._writers: dict[str, asyncio.Task[None]] = {}
         #: Other processes of the bot move references too (a shared database): every
         #: reading goes to the store, not only the first.
         self.shared = False
+
+    def attach(self, store: RefStore) -> None:
+        """Read and keep references in ``store`` from now on (once it is open)."""
+        self._store = store
+
+    async def _recall(self, table_id: str) -> dict[str, Any]:
+        if self._store is None:
+            raise RuntimeError("message references have no store yet")
+        return await self._store.message_refs(table_id)
 
     def known(self, table_id: str) -> TableRefs | None:
         """The table's references if this process has them (no reading)."""
@@ -91,14 +105,21 @@ class MessageRefs:
             self._writers[table_id] = asyncio.get_running_loop().create_task(self._write(table_id))
 
     async def _write(self, table_id: str) -> None:
+        """Store what is noted, until nothing noted is left unstored. A key stays noted as
+        pending while its write is under way (``reload`` leaves it as noted), and until the
+        value noted last is the one stored."""
         try:
-            while queued := self._pending.get(table_id):
-                name, latest = next(iter(queued.items()))
-                del queued[name]
+            while pending := self._pending.get(table_id):
+                batch = dict(pending)
                 try:
-                    await self._remember(table_id, name, latest)
+                    if self._store is None:
+                        raise RuntimeError("message references have no store yet")
+                    await self._store.keep_refs(table_id, batch)
                 except Exception:
-                    log.exception("could not store a message reference of table %s", table_id)
+                    log.exception("could not store the message references of table %s", table_id)
+                for key, value in batch.items():
+                    if key in pending and pending[key] is value:
+                        del pending[key]
         finally:
             self._pending.pop(table_id, None)
             self._writers.pop(table_id, None)

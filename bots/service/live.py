@@ -9,8 +9,8 @@ nothing waits for a message to be sent.
 ``writing`` is held only while the state in memory runs ahead of the store
 (the engine has taken an action whose commit is under way) and around every
 write of the table's row. It is never held across a delivery, so readers
-(hands, previews, hints) and ``remember`` may take it from inside an
-adapter's ``deliver`` while another action of the table waits for the lock;
+(hands, previews, hints) may take it from inside an adapter's ``deliver``
+while another action of the table waits for the lock;
 they see committed state only, and row writes never race.
 """
 

@@ -215,9 +215,8 @@ class Platform(Protocol):
     queue what to send (``bots.outbound``) and return, never wait for the
     network, so the next action and the press's answer wait for no message.
     It should not raise (failures are logged and dropped: the state is safe
-    in the store and fresh views can be asked for). Reading and bookkeeping
-    are safe from inside it: ``remember``, ``recall``, ``table``, ``hand``,
-    ``preview`` and ``hint`` wait for no action.
+    in the store and fresh views can be asked for). Reading is safe from
+    inside it: ``table``, ``hand``, ``preview`` and ``hint`` wait for no action.
     """
 
     name: str

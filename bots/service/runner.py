@@ -71,7 +71,6 @@ Acknowledge = Callable[[], Awaitable[object]]
 SERVICE_KINDS = frozenset({"resigned", "expired", "auto_played"})
 CORE_KINDS = frozenset(ev.EVENT_TYPES)
 RATING_RETRIES = 3
-SAVE_RETRIES = 3
 
 
 def fold(events: Sequence[Mapping[str, Any]]) -> tuple[Match, bool]:
@@ -96,8 +95,13 @@ class Runner:
         config: ServiceConfig | None = None,
         rng: random.Random | None = None,
         match_factory: Callable[[int, Rules], Match] | None = None,
+        alone: bool = False,
     ) -> None:
         self._store = store
+        #: Other processes act on these bots' tables too (a shared database, and this process
+        #: does not lead its bots alone): memory is a cache checked against the store, actions
+        #: are ordered across processes, and overdue timed work is claimed.
+        self._shared = store.shared and not alone
         self._match_factory = match_factory
         if isinstance(platforms, Mapping):
             self._platforms: dict[str, Platform] = dict(platforms)
@@ -156,7 +160,7 @@ class Runner:
         date, before it is used."""
         live = self._tables.get(table_id)
         if live is not None:
-            if self._store.shared:
+            if self._shared:
                 await self._refresh(live)
                 return self._tables.get(table_id)
             return live
@@ -168,7 +172,7 @@ class Runner:
     async def _find_chat(self, chat_id: str) -> LiveTable | None:
         """The chat's open table of these bots, as ``_find``."""
         table_id = self._by_chat.get(chat_id)
-        if table_id is not None and not self._store.shared:
+        if table_id is not None and not self._shared:
             live = await self._find(table_id)
             if live is not None and live.record.chat_id == chat_id:
                 return live
@@ -198,7 +202,7 @@ class Runner:
             dormant = self._dormant.pop(record.table_id, None)
             if dormant is not None:
                 dormant.cancel()
-            if not self._store.shared:
+            if not self._shared:
                 # One process: its own timers are the only ones. Shared, a table's timed
                 # work is armed by the process that made it due, or claimed when overdue.
                 self._arm(live)
@@ -368,7 +372,7 @@ class Runner:
         On a store shared with other processes the lock is also held across them
         (``Store.hold``), and the table is read again under it, so each decision is made
         on the latest state whichever process took the last action."""
-        shared = self._store.shared
+        shared = self._shared
         held = self._store.hold(live.table_id) if shared else contextlib.nullcontext()
         async with live.lock, held:
             if shared:
@@ -406,37 +410,23 @@ class Runner:
             self._forget(live)
 
     async def _save(self, live: LiveTable, change: Callable[[TableRecord], TableRecord]) -> TableRecord:
-        """Write a row change that is not a match action (lobby, warnings, message refs).
-
-        ``change`` is applied to the row as it is once no other write is under
-        way, so a message reference kept meanwhile is neither lost nor a conflict.
-        """
+        """Write a row change that is not a match action (a lobby's seats, a warning given,
+        a status). Only the table's actions write its row, one at a time (the table's lock,
+        and ``Store.hold`` across processes), so a refusal means memory was behind the
+        store: it is read again and the error goes to the caller."""
         async with live.writing:
-            for attempt in range(SAVE_RETRIES):
-                changed = self._with_due(live.record, change(live.record), live.match)
-                try:
-                    stored = await self._store.update_table(changed)
-                except VersionConflict:
-                    if self._store.shared and attempt + 1 < SAVE_RETRIES:
-                        # Another process kept a message reference meanwhile (actions
-                        # themselves are ordered by Store.hold): apply the change to the
-                        # row as it is now.
-                        current = await self._store.get_table(live.table_id)
-                        if current is not None and current.version == live.record.version:
-                            live.update(current)
-                            continue
-                    await self._reload(live)
-                    raise
-                except StorageError:
-                    await self._reload(live)
-                    raise
-                live.update(stored)
-                return stored
-            raise AssertionError("unreachable")
+            changed = self._with_due(live.record, change(live.record), live.match)
+            try:
+                stored = await self._store.update_table(changed)
+            except StorageError:
+                await self._reload(live)
+                raise
+            live.update(stored)
+            return stored
 
     def _with_due(self, before: TableRecord, after: TableRecord, match: Match | None) -> TableRecord:
         """``after`` with its ``due_at`` made right for a change from ``before``: recomputed
-        when the change moved a clock or the state, kept when it only kept a reference."""
+        when the change moved a clock or the state, kept otherwise."""
         if (
             after.deadline == before.deadline
             and after.warned == before.warned
@@ -518,15 +508,9 @@ class Runner:
                     record.table_id, record.version, events, table=changed, result=result
                 )
             except VersionConflict:
-                current = await self._store.get_table(record.table_id)
-                if current is not None and current.version == record.version and attempt + 1 < RATING_RETRIES:
-                    if current.revision != record.revision and self._store.shared:
-                        # Only the row moved (another process kept a message reference):
-                        # the action stands on the row as it is now.
-                        record = current
-                        live.update(current)
-                        continue
-                    if result is not None:
+                if result is not None and attempt + 1 < RATING_RETRIES:
+                    current = await self._store.get_table(record.table_id)
+                    if current is not None and current.revision == record.revision:
                         continue  # a rating moved under us (another match finished): read it again
                 await self._reload(live)
                 raise StaleView(f"table {record.table_id} moved on") from None
@@ -648,7 +632,7 @@ class Runner:
             return
         self._busy += 1
         try:
-            if self._store.shared and not await self._store.claim(
+            if self._shared and not await self._store.claim(
                 table_id, self._clock.now(), self._holder, self._config.claim_seconds
             ):
                 return  # another process is on it

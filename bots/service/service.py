@@ -33,7 +33,6 @@ from storage import (
     Seat,
     StorageError,
     TableRecord,
-    VersionConflict,
 )
 
 from ..i18n import resolve_language
@@ -51,7 +50,6 @@ from .errors import (
     NoHint,
     NoOpenTable,
     NoSuchPlan,
-    NoSuchTable,
     NotCreator,
     NotRunning,
     NotSeated,
@@ -95,8 +93,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
 TURN_SECONDS_RANGE = (10, 3600)
 #: Who gives hints: one-move judgement, quick and deterministic, better than the beginner.
 HINT_LEVEL = "strong"
-#: A closed table's row is written by reference writes only; they may meet.
-REMEMBER_RETRIES = 3
 #: How often a process on a shared store forgets the rate windows and message marks nobody
 #: used for ``IDLE_FOR`` seconds (``Store.forget_idle``).
 FORGET_EVERY = 3600.0
@@ -108,14 +104,17 @@ log = logging.getLogger(__name__)
 class TableService(Records):
     """Lobbies and matches for the chats of the given platforms.
 
-    ``TableService(store, platforms, *, clock=None, config=None, rng=None, match_factory=None)``:
-    ``store`` must be open. ``platforms`` are the adapters notices go to,
+    ``TableService(store, platforms, *, clock=None, config=None, rng=None, match_factory=None,
+    alone=False)``: ``store`` must be open. ``platforms`` are the adapters notices go to,
     keyed by their ``name`` (``"tg"``, ``"dc"``); tables of other platforms in
     the same database are left alone. ``clock`` defaults to the system clock
     (tests pass a ``ManualClock``); ``rng`` draws seeds and first dealers
     (seeded in tests); ``match_factory(players, rules)`` deals matches from
-    given decks instead. Call ``start()`` (or use ``async with``) before anything
-    else: it restores every open lobby and match and re-arms their clocks.
+    given decks instead. ``alone``: no other process acts on these platforms' tables,
+    even on a database that several processes share (this one leads its bots:
+    ``Store.leadership``), so memory is the truth, as on a store of one process.
+    Call ``start()`` (or use ``async with``) before anything else: it restores every
+    open lobby and match and re-arms their clocks.
     """
 
     _heartbeat: Timer | None = None
@@ -141,12 +140,12 @@ class TableService(Records):
         # The time the service was down does not count against anyone: every deadline moves
         # on by it, once (a start-up that fails after this does not count it again).
         await self._store.resume(self._name, now, self._counted_until(now), owners)
-        if not self._store.shared:
+        if not self._shared:
             self._sleep_until_due(await self._store.due_tables(owners))
         restored: list[LiveTable] = []
         closed: list[TableRecord] = []
         if redeliver:
-            stopped = last if last is not None and not self._store.shared else now
+            stopped = last if last is not None and not self._shared else now
             since = stopped - self._config.redeliver_seconds
             for record in await self._store.open_rows(owners=owners, updated_since=since):
                 if not self._owns(record):
@@ -159,7 +158,7 @@ class TableService(Records):
                     restored.append(live)
             closed = await self._store.closed_rows(owners, since)
         self._schedule_heartbeat()
-        if self._store.shared:
+        if self._shared:
             self._schedule_takeover()
         for live in restored:
             await self._redeliver(live)
@@ -1021,33 +1020,6 @@ class TableService(Records):
 
     # -- adapter bookkeeping ---------------------------------------------------
 
-    async def remember(self, table_id: str, key: str, value: Any) -> None:
-        """Keep an adapter's message reference (JSON) with the table, e.g. the id of
-        the table message to edit; it survives restarts. It waits for no action or
-        delivery of the table (only for a row write under way), so an adapter may
-        call it from ``deliver``."""
-
-        def kept(record: TableRecord) -> TableRecord:
-            return record.model_copy(update={"message_refs": {**record.message_refs, key: value}})
-
-        for attempt in range(REMEMBER_RETRIES):
-            try:
-                live = await self._find(table_id)
-                if live is not None:
-                    await self._save(live, kept)
-                    return
-                record = await self._store.get_table(table_id)
-                if record is None or not self._owns(record):
-                    raise NoSuchTable(f"no table {table_id!r}")
-                await self._store.update_table(kept(record))
-                return
-            except VersionConflict:
-                if attempt + 1 == REMEMBER_RETRIES:
-                    raise
-                # The row moved meanwhile: another reference kept, or (by another process of
-                # a shared store) an action taken, which ``_save`` has brought into memory. A
-                # reference does not depend on the state, so it is kept on the row as it is now.
-
     async def once(self, key: str, until: float) -> bool:
         """True the first time any process of these bots asks for ``key`` before ``until``
         (epoch seconds): a login or link that is good once (``Store.take_window``)."""
@@ -1060,14 +1032,6 @@ class TableService(Records):
         have gone unheard (``Store.changes``; nothing on a store of one process, whose own
         changes come as notices)."""
         return self._store.changes(on_change)
-
-    async def recall(self, table_id: str) -> dict[str, Any]:
-        """Every reference ``remember`` kept for the table."""
-        live = await self._find(table_id)
-        if live is not None:
-            return dict(live.record.message_refs)
-        record, _ = await self._closed_table(table_id)
-        return dict(record.message_refs)
 
 
 def _creator(creator: str, seats: tuple[Seat, ...]) -> str:

@@ -1,7 +1,11 @@
 """``python -m bots.telegram`` / ``basra-telegram``: run the bot until interrupted.
 
 Long polling by default; a webhook server when ``TELEGRAM_WEBHOOK_URL`` is set
-(with ``TELEGRAM_WEBHOOK_SECRET``, without which it refuses to start).
+(with ``TELEGRAM_WEBHOOK_SECRET``, without which it refuses to start). Of several
+processes of one bot on a PostgreSQL database one leads: it alone polls or listens for
+the webhook, and speaks for the token; the others wait, listening on nothing but their
+metrics port, and one takes over within about a second when it stops or dies. A leader
+that loses its lead (its database connection was cut) stops with status 1.
 A missing or malformed setting, a database that cannot be used, a token
 Telegram refuses, a metrics port that cannot be listened on: one line on
 stderr and exit status 2. A Bot API server that cannot be reached (or answers
@@ -99,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     from .application import build_application
 
-    application, _ = build_application(settings)
+    application, basra = build_application(settings)
     try:
         if settings.webhook_url:
             application.run_webhook(**webhook_options(settings))
@@ -111,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidToken:
         print(REFUSED, file=sys.stderr)
         return 2
+    if basra.lost_lead:
+        print("basra-telegram: this process lost its lead of the bot to another one; start it again "
+              "to wait for its turn", file=sys.stderr)
+        return 1
     return 0
 
 

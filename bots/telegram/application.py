@@ -14,6 +14,8 @@ service runs, and each hand message gets a button that opens it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import random
@@ -31,10 +33,9 @@ from telegram.ext import (
 )
 
 from core import Match, Rules
-from storage import Store, open_store
+from storage import Lead, Store, open_store
 
 from ..metrics import Metrics, MetricsServer
-from ..outbound import share
 from ..service import Clock, ServiceConfig, TableService
 from ..web import WebTable
 from .commands import register_commands
@@ -110,6 +111,13 @@ class BasraTelegram:
         )
         self.store: Store | None = None
         self._service: TableService | None = None
+        #: This process's lead of the bot among all processes on the database (``_start``).
+        self.lead: Lead | None = None
+        self._leading = contextlib.AsyncExitStack()
+        self._watch: asyncio.Task[None] | None = None
+        self._starting: asyncio.Task[Any] | None = None
+        #: Set once the lead was lost while serving: the process stopped for another to lead.
+        self.lost_lead = False
         #: The table as a web page, when served; ``match_factory`` deals given decks (tests).
         self.web = web
         self.delivery.web = web
@@ -149,7 +157,10 @@ class BasraTelegram:
 
     async def start(self) -> None:
         """Serve the metrics (health says "not running" until the service runs), open the
-        database, start the service (it redraws every open table), register commands."""
+        database, wait to lead the bot (``standby`` meanwhile), start the service (it
+        redraws the tables whose last messages may not have gone out), register commands.
+        A ``stop`` meanwhile ends the wait."""
+        self._starting = asyncio.current_task()
         if self.metrics_server is not None:
             await self.metrics_server.start()
         try:
@@ -157,19 +168,30 @@ class BasraTelegram:
         except BaseException:
             await self._stop_metrics()
             raise
+        finally:
+            self._starting = None
 
     async def _start(self) -> None:
         # With web pages, the other processes' pages must hear of this one's plays.
         self.store = open_store(self.database, exclusive=True, announce=self.web is not None)
         await self.store.open()
+        self.delivery.messages.attach(self.store)
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
-        if self.store.shared:  # other processes of this bot send through the same token
-            share(self.dispatcher, self.delivery.messages, self.store, self.delivery.owner)
+        # One process of all those on the database speaks for the token, since Telegram
+        # counts its limits per token: the others wait here to take over.
+        self.metrics.standby = True
+        try:
+            self.lead = await self._leading.enter_async_context(self.store.leadership(self.delivery.owner))
+        finally:
+            self.metrics.standby = False
+        if self.lead.waited:
+            log.info("this process now leads the bot @%s", self.application.bot.username)
+        self._watch = asyncio.get_running_loop().create_task(self._step_down_if_lost(self.lead))
         platform = self.web.platform(self.delivery) if self.web is not None else self.delivery
         self._service = TableService(
             self.store, [platform], clock=self.clock, config=self.config, rng=self.rng,
-            match_factory=self.match_factory,
+            match_factory=self.match_factory, alone=True,
         )
         self.delivery.connect(self._service)
         if self.web is not None:
@@ -181,15 +203,30 @@ class BasraTelegram:
             await register_commands(self.application.bot)
         await self._service.start()
 
+    async def _step_down_if_lost(self, lead: Lead) -> None:
+        """Another process may lead the bot once the lead is lost: this one stops at once
+        (``lost_lead``; a service manager starts it again, to wait for its turn)."""
+        await lead.lost.wait()
+        log.error("this process no longer leads the bot: it stops, and another takes over")
+        self.lost_lead = True
+        self.application.stop_running()
+
     async def stop(self) -> None:
         # What can still go out within a few seconds does; the rest is drawn afresh at the next start.
+        starting = self._starting
+        if starting is not None and starting is not asyncio.current_task() and not starting.done():
+            starting.cancel()  # stopped while waiting to lead, or starting
+            await asyncio.gather(starting, return_exceptions=True)
+        if self._watch is not None:
+            self._watch.cancel()
         if self.web is not None:
             await self.web.close()
-        await self.dispatcher.close(grace=STOP_GRACE / self.speedup)
+        await self.dispatcher.close(grace=0.0 if self.lost_lead else STOP_GRACE / self.speedup)
         await self.delivery.flush()
         if self._service is not None:
             await self._service.close()
         await self.delivery.flush()
+        await self._leading.aclose()
         if self.store is not None:
             await self.store.close()
         await self._stop_metrics()

@@ -16,8 +16,8 @@ Which message shows what:
 ``deliver`` only queues (the table's lock is held): each message has at most
 one write pending, the newest, and the dispatcher sends it when the chat's
 budget allows. What a write sends is decided when it runs, from the message
-references as they are then. References are kept with the table
-(``service.remember``), so a restarted bot edits the same messages.
+references as they are then. References are kept in delivery's own rows of the store
+(``bots.outbound.refs``), so a restarted bot edits the same messages.
 
 A basic group that becomes a supergroup gets a new id (``moves``): group
 messages go under the new id, and one refused with it is sent there at once.
@@ -73,8 +73,8 @@ class Delivery(HandMessages):
         self.dispatcher = dispatcher
         self._service: TableService | None = None
         self.bot_username = ""
-        self.messages = MessageRefs(lambda table_id: self.service.recall(table_id),
-                                    lambda table_id, key, value: self.service.remember(table_id, key, value))
+        #: Where each table's messages are: delivery's own rows of the store (``attach``ed at start).
+        self.messages = MessageRefs()
         self._writes: set[asyncio.Task[None]] = set()
         self.moves = ChatMoves(lambda: self.service, self._background)
         outbox.on_moved = self.moves.refused

@@ -4,9 +4,10 @@ Once a bot has called ``setWebhook``, Telegram POSTs each update to its URL and
 counts it delivered when the answer is 200; otherwise it tries again later. In
 front of several workers a proxy spreads the POSTs over them. ``WebhookPush``
 does both: each update queued on the fake server (``send``, ``press``) is POSTed
-with the secret token header to one of ``targets`` (round robin), and POSTed to
-the next one after a short pause while a worker refuses or does not answer (it
-was killed, or is starting). Updates go out side by side, as Telegram's up to
+with the secret token header to one of ``targets`` (round robin): at once to the
+next one where nobody listens (a worker waiting to lead the bot, or down), as a
+proxy's next upstream; after a short pause when every one refused, or one did not
+answer (it was killed mid-request). Updates go out side by side, as Telegram's up to
 40 connections do, so their order is not kept.
 """
 
@@ -68,6 +69,7 @@ class WebhookPush:
 
     async def _deliver(self, update: dict[str, Any]) -> None:
         assert self._session is not None
+        refused = 0
         while True:
             index = next(self._next)
             try:
@@ -77,6 +79,12 @@ class WebhookPush:
                     if answer.status == 200:
                         self.delivered[index] += 1
                         return
+            except aiohttp.ClientConnectorError:
+                # Nobody listens there (a worker waiting to lead, or down): the proxy tries
+                # the next one at once, and pauses once every one has refused.
+                refused += 1
+                if refused % len(self.targets):
+                    continue
             except (aiohttp.ClientError, TimeoutError, ConnectionError):
                 pass
             self.retried += 1

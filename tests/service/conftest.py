@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bots.service import ManualClock, TableService
-from storage import open_store
+from storage import Store, open_store
 from tests.service.helpers import QUIET, FakePlatform
 from tests.storage.backends import BACKENDS, postgres_schema
 
@@ -61,9 +61,12 @@ def platform() -> FakePlatform:
 
 
 @pytest.fixture
-async def service(database: str, clock: ManualClock, platform: FakePlatform) -> AsyncIterator[TableService]:
-    async with (
-        open_store(database) as store,
-        TableService(store, [platform], clock=clock, config=QUIET, rng=random.Random(7)) as svc,
-    ):
+async def store(database: str) -> AsyncIterator[Store]:
+    async with open_store(database) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def service(store: Store, clock: ManualClock, platform: FakePlatform) -> AsyncIterator[TableService]:
+    async with TableService(store, [platform], clock=clock, config=QUIET, rng=random.Random(7)) as svc:
         yield svc

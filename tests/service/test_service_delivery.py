@@ -1,7 +1,8 @@
-"""What an adapter may call from inside ``deliver``: references and read-only views.
+"""What an adapter may call from inside ``deliver``: read-only views; and message
+references, which are delivery's own rows and never wait for the table.
 
 ``deliver`` runs under the table's lock, while the table's next action may
-already wait for it; ``remember`` and ``preview`` must not wait for that action.
+already wait for it; ``preview`` must not wait for that action.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from bots.outbound.refs import MessageRefs, TableRefs
 from bots.service import HandView, ManualClock, Notice, StaleView, TableService, TableView
-from storage import SqliteStore
+from storage import SqliteStore, Store
 from tests.service.helpers import ALICE, BADR, GROUP, QUIET, FakePlatform
 
 PATIENCE = 2.0  # seconds; a deadlock would wait forever
@@ -38,7 +40,7 @@ class Reentrant(FakePlatform):
                 self.errors.append(error)
 
 
-async def test_remember_and_preview_work_from_inside_deliver_while_the_next_action_waits(
+async def test_preview_works_from_inside_deliver_while_the_next_action_waits(
     db_path: Path,
 ) -> None:
     platform = Reentrant()
@@ -62,7 +64,6 @@ async def test_remember_and_preview_work_from_inside_deliver_while_the_next_acti
             queued.append(asyncio.create_task(service.play(tid, second, theirs.version, theirs.hand[0])))
             await asyncio.sleep(0.01)
             assert not queued[0].done(), "the queued play should wait for this delivery"
-            await asyncio.wait_for(service.remember(tid, "table", {"id": 42}), PATIENCE)
             seen.append(await asyncio.wait_for(service.preview(tid, second, theirs.hand[1]), PATIENCE))
             seen.append(theirs)
 
@@ -75,9 +76,6 @@ async def test_remember_and_preview_work_from_inside_deliver_while_the_next_acti
         # The preview read the committed state: the queued play had not been decided yet.
         assert preview.preview is not None and preview.preview.card == before.hand[1]
         assert before.hand[0] in preview.hand and preview.version == before.version < played.version
-        assert (await service.recall(tid))["table"] == {"id": 42}
-        stored = await store.get_table(tid)
-        assert stored is not None and stored.message_refs["table"] == {"id": 42}
         # Both plays were delivered, in the order they were committed.
         versions = [n.table.version for n in platform.of("table_updated")]
         assert versions == sorted(versions) and versions[-1] == played.version
@@ -93,28 +91,31 @@ async def first_turn(service: TableService) -> tuple[TableView, HandView]:
 
 
 async def test_references_kept_while_a_play_commits_lose_neither(
-    service: TableService, platform: FakePlatform
+    service: TableService, platform: FakePlatform, store: Store
 ) -> None:
     table, hand = await first_turn(service)
-    mover = hand.player_id
-    keeping = [service.remember(table.table_id, f"ref{i}", i) for i in range(5)]
-    playing = service.play(table.table_id, mover, hand.version, hand.hand[0])
-    played, *_ = await asyncio.gather(playing, *keeping)
-    assert isinstance(played, HandView) and played.version > hand.version
-    refs = await service.recall(table.table_id)
-    assert all(refs[f"ref{i}"] == i for i in range(5))
+    refs = MessageRefs(store)
+    for i in range(5):
+        refs.keep(table.table_id, f"ref{i}", i)
+    played = await service.play(table.table_id, hand.player_id, hand.version, hand.hand[0])
+    await refs.flush()
+    assert played.version > hand.version
+    stored = await store.message_refs(table.table_id)
+    assert all(stored[f"ref{i}"] == i for i in range(5))
 
 
 async def test_references_of_a_finished_match_are_kept_even_at_once(
-    service: TableService, platform: FakePlatform
+    service: TableService, platform: FakePlatform, store: Store
 ) -> None:
     lobby = await service.new_lobby(GROUP, ALICE)
     await service.join(lobby.table_id, BADR)
     await service.start_match(lobby.table_id, ALICE)
     await service.resign(lobby.table_id, BADR.player_id)
-    await asyncio.gather(*(service.remember(lobby.table_id, f"ref{i}", i) for i in range(3)))
-    refs = await service.recall(lobby.table_id)
-    assert all(refs[f"ref{i}"] == i for i in range(3))
+    refs = MessageRefs(store)
+    for i in range(3):
+        refs.keep(lobby.table_id, f"ref{i}", i)
+    await refs.flush()
+    assert await MessageRefs(store).of(lobby.table_id) == TableRefs({f"ref{i}": i for i in range(3)}, True)
 
 
 async def test_a_plays_acknowledgement_runs_once_it_is_committed_and_never_for_a_refused_play(

@@ -35,7 +35,6 @@ async def test_a_bot_with_another_token_leaves_the_first_bots_tables_alone(db_pa
                 service.hand(match.table_id, AMR.player_id),
                 service.resign(match.table_id, AMR.player_id),
                 service.join(match.table_id, Person("tg:3", "Sara", "en")),
-                service.remember(match.table_id, "x", 1),
             ):
                 with pytest.raises(NoSuchTable):
                     await act

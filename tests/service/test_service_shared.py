@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from typing import Any
 
 import pytest
 
@@ -102,27 +103,25 @@ async def test_a_stale_press_is_refused_by_the_process_that_did_not_see_the_play
     assert len(await plays_of(pair.stores[1], table_id)) == 1
 
 
-async def test_a_reference_kept_while_the_other_process_plays_is_stored(pair: Pair) -> None:
-    """A message reference is no action: when the other process plays between this one's
-    read of the row and its write, the reference is stored on the row as that play left it,
-    and nothing is lost."""
+async def test_a_reference_kept_while_the_other_process_plays_conflicts_with_nothing(pair: Pair) -> None:
+    """Message references are delivery's own rows: one kept by this process while the other
+    commits a play neither waits for that play nor makes it refused, and both are stored."""
     first, second = pair.services
     table_id, mover, seen = await seen_by_the_second(pair)
-    store = pair.stores[1]
-    write = store.update_table
-    played: list[int] = []
+    append = pair.stores[0].append_events
+    kept: list[bool] = []
 
-    async def update_after_a_play(record: TableRecord) -> TableRecord:
-        if not played:  # the first process plays just before this write reaches the database
-            played.append((await first.play(table_id, mover, seen.version, seen.hand[0])).version)
-        return await write(record)
+    async def append_after_a_reference(*args: Any, **kwargs: Any) -> TableRecord:
+        if not kept:  # the second process keeps a reference just before the play is written
+            await pair.stores[1].keep_refs(table_id, {"table": {"id": 7}})
+            kept.append(True)
+        return await append(*args, **kwargs)
 
-    store.update_table = update_after_a_play  # type: ignore[method-assign, assignment]
-    await second.remember(table_id, "table", {"id": 7})
-    stored = await pair.stores[0].get_table(table_id)
-    assert played and stored is not None
-    assert stored.message_refs.get("table") == {"id": 7} and stored.version == played[0]
-    assert (await second.table(table_id)).version == played[0]
+    pair.stores[0].append_events = append_after_a_reference  # type: ignore[method-assign]
+    played = await first.play(table_id, mover, seen.version, seen.hand[0])
+    assert kept and played.version > seen.version
+    assert await pair.stores[0].message_refs(table_id) == {"table": {"id": 7}}
+    assert (await second.table(table_id)).version == played.version
 
 
 async def test_when_a_process_dies_the_other_plays_its_computer_turn_once(pair: Pair) -> None:

@@ -33,8 +33,9 @@ async def test_a_new_version_or_status_is_heard_by_every_process(
     ):
         await store.append_events(table.table_id, 0, [{"kind": "play"}])  # not announced
         written = await writer.append_events(table.table_id, 1, [{"kind": "play"}])
-        refs = written.model_copy(update={"message_refs": {"table": [1, 2]}})
-        written = await writer.update_table(refs)  # references only: not a change of the table
+        await writer.keep_refs(table.table_id, {"table": [1, 2]})  # delivery's rows: not the table
+        warned = written.model_copy(update={"warned": True})
+        written = await writer.update_table(warned)  # neither version nor status: not announced
         await writer.update_table(written.model_copy(update={"status": "finished"}))
         await heard_within(heard, 2)
         await asyncio.sleep(0.2)  # and nothing more comes

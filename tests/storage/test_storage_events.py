@@ -86,8 +86,8 @@ async def test_table_fields_change_in_the_same_transaction_as_the_events(
     )
     assert (stored.version, stored.revision) == (1, 1)
 
-    # A copy read before a message id was saved must not overwrite it.
-    with_refs = await store.update_table(stored.model_copy(update={"message_refs": {"table": 9}}))
+    # A copy read before another write of the row must not overwrite it.
+    with_refs = await store.update_table(stored.model_copy(update={"warned": True}))
     with pytest.raises(VersionConflict, match="revision"):
         await store.append_events(
             lobby.table_id, 1, [play("AS")], table=stored.model_copy(update={"deadline": 1.0})

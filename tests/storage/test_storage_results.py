@@ -271,16 +271,16 @@ async def test_a_chat_moved_again_changes_nothing(store: Store, new_table: NewTa
 async def test_a_row_read_before_its_chat_moved_is_not_written_back_over_the_move(
     store: Store, new_table: NewTable
 ) -> None:
-    """A message reference kept for a finished table while its chat moves must not undo the move."""
+    """A row written from a copy read before its chat moved must not undo the move."""
     table = await store.create_table(new_table(chat_id="tg:-1"))
     read = await store.update_table(table.model_copy(update={"status": "finished"}))
 
     await store.move_chat("tg:-1", "tg:-1009")
 
-    kept = read.model_copy(update={"message_refs": {"table": [-1, 5, 1]}})
+    kept = read.model_copy(update={"rated": True})
     with pytest.raises(VersionConflict, match="revision"):
         await store.update_table(kept)
     again = await store.get_table(table.table_id)
     assert again.chat_id == "tg:-1009" and again.revision == read.revision + 1
-    stored = await store.update_table(again.model_copy(update={"message_refs": {"table": [-1009, 1, 1]}}))
-    assert stored.chat_id == "tg:-1009" and stored.message_refs == {"table": [-1009, 1, 1]}
+    stored = await store.update_table(again.model_copy(update={"rated": True}))
+    assert stored.chat_id == "tg:-1009" and stored.rated

@@ -38,7 +38,6 @@ async def test_a_table_reads_back_whole_after_the_store_is_reopened(
         rules={"target": 100, "seven_diamonds_basra": "count"},
         header={"players": ["dc:7", "expert", "dc:8"], "dealer": 2, "seed": 12345},
         deadline=1_700_000_120.5,
-        message_refs={"lobby": 991, "hands": {"dc:7": 1001}},
     )
     async with open_store(database) as store:
         created = await store.create_table(table)
@@ -49,7 +48,6 @@ async def test_a_table_reads_back_whole_after_the_store_is_reopened(
     assert loaded.seats[1].computer == "expert"
     assert loaded.seats[0].name == "سارة"
     assert loaded.header == {"players": ["dc:7", "expert", "dc:8"], "dealer": 2, "seed": 12345}
-    assert loaded.message_refs == {"lobby": 991, "hands": {"dc:7": 1001}}
     assert (loaded.version, loaded.revision, loaded.deadline) == (0, 0, 1_700_000_120.5)
 
 
@@ -130,7 +128,7 @@ async def test_an_update_from_a_stale_copy_is_refused_and_changes_nothing(
     )
     assert joined.revision == lobby.revision + 1
     with pytest.raises(VersionConflict, match="revision"):
-        await store.update_table(lobby.model_copy(update={"message_refs": {"lobby": 5}}))
+        await store.update_table(lobby.model_copy(update={"warned": True}))
     assert await store.get_table(lobby.table_id) == joined
     assert [s.player_id for s in joined.seats] == ["tg:42", "tg:43"]
 

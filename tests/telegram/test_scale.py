@@ -1,5 +1,6 @@
 """Three bot processes on one PostgreSQL database, in webhook mode behind one URL (the fake
-Bot API spreads the updates over them, as a reverse proxy would), while people play fast
+Bot API spreads the updates over them, as a reverse proxy would: one leads the bot and
+listens, the others wait to take over and refuse connections), while people play fast
 matches and a computer plays its seat. Processes are killed (SIGKILL) at random moments and
 started again. Afterwards the stored logs must hold every play a person saw acknowledged,
 once, every match must have reached its end, and no message may ever have gone back to an
@@ -92,11 +93,17 @@ class Workers:
         return [f"http://127.0.0.1:{port}/tg/hook" for port in self.ports]
 
     async def ready(self) -> None:
-        for process, port in zip(self.processes, self.ports, strict=True):
-            try:
-                await until(f"a worker on port {port}", lambda port=port: listening(port), timeout=60)
-            except AssertionError:
-                raise AssertionError(f"no worker on port {port}: {process.stderr()[-3000:]}") from None
+        """One worker leads the bot and listens for the webhook; the others wait to take over
+        (they listen on nothing) and are still running."""
+        try:
+            await until("a leading worker", lambda: any(listening(port) for port in self.ports), timeout=60)
+        except AssertionError:
+            logs = [process.stderr()[-2000:] for process in self.processes]
+            raise AssertionError(f"no worker listens: {logs}") from None
+        await asyncio.sleep(1.0)
+        assert sum(listening(port) for port in self.ports) == 1, "more than one worker leads the bot"
+        for process in self.processes:
+            assert process.popen.poll() is None, process.stderr()[-3000:]
 
     def kill(self, index: int) -> None:
         victim = self.processes[index].popen
