@@ -340,18 +340,17 @@ class PostgresStore:
 
         return await self._read(work)
 
-    async def closed_rows(self, owners: Sequence[str], updated_since: float) -> list[TableRecord]:
+    async def changed_tables(self, owners: Sequence[str], since: float) -> list[tuple[str, str, str]]:
         if not owners:
             return []
-        sql = (
-            f"{SELECT_TABLE} WHERE owner = ANY($1::text[]) AND status IN ('finished', 'cancelled', 'expired')"
-            " AND updated_at >= $2 ORDER BY updated_at, table_id"
-        )
 
-        async def work(conn: Connection) -> list[TableRecord]:
-            rows = await conn.fetch(sql, list(owners), updated_since)
-            tables = [codec.table_or_damage(row) for row in rows]
-            return [table for table in tables if isinstance(table, TableRecord)]
+        async def work(conn: Connection) -> list[tuple[str, str, str]]:
+            rows = await conn.fetch(
+                "SELECT table_id, chat_id, status FROM tables"
+                " WHERE owner = ANY($1::text[]) AND updated_at >= $2 ORDER BY updated_at DESC, table_id",
+                list(owners), since,
+            )
+            return [(str(row[0]), str(row[1]), str(row[2])) for row in rows]
 
         return await self._read(work)
 

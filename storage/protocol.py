@@ -168,10 +168,11 @@ class Store(Protocol):
         the store's clock); with ``player``, only the tables where that player has a seat.
         One statement."""
 
-    async def closed_rows(self, owners: Sequence[str], updated_since: float) -> list[TableRecord]:
-        """The tables of ``owners`` closed (finished, cancelled or expired) and written at or
-        after ``updated_since`` (the store's clock), oldest first; a row that cannot be read
-        is left out. One indexed statement."""
+    async def changed_tables(self, owners: Sequence[str], since: float) -> list[tuple[str, str, str]]:
+        """``(table_id, chat_id, status)`` of every table of ``owners``, open or closed, written at or
+        after ``since`` (the store's clock), the latest written first: what a service that
+        stopped without delivering everything draws again. One statement; rows are not
+        read whole, so a damaged one is listed too."""
 
     async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
         """``(table_id, due_at)`` of every open table of ``owners`` that has a ``due_at``,

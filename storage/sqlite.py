@@ -296,19 +296,18 @@ class SqliteStore:
 
         return await self._read(work)
 
-    async def closed_rows(self, owners: Sequence[str], updated_since: float) -> list[TableRecord]:
+    async def changed_tables(self, owners: Sequence[str], since: float) -> list[tuple[str, str, str]]:
         if not owners:
             return []
         marks = ", ".join("?" for _ in owners)
         sql = (
-            f"{_SELECT_TABLE} WHERE owner IN ({marks}) AND status IN ('finished', 'cancelled', 'expired')"
-            " AND updated_at >= ? ORDER BY updated_at, table_id"
+            f"SELECT table_id, chat_id, status FROM tables WHERE owner IN ({marks}) AND updated_at >= ?"
+            " ORDER BY updated_at DESC, table_id"
         )
 
-        async def work(conn: aiosqlite.Connection) -> list[TableRecord]:
-            rows = await conn.execute_fetchall(sql, (*owners, updated_since))
-            tables = [codec.table_or_damage(row) for row in rows]
-            return [table for table in tables if isinstance(table, TableRecord)]
+        async def work(conn: aiosqlite.Connection) -> list[tuple[str, str, str]]:
+            rows = await conn.execute_fetchall(sql, (*owners, since))
+            return [(str(row[0]), str(row[1]), str(row[2])) for row in rows]
 
         return await self._read(work)
 

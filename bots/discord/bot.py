@@ -161,8 +161,11 @@ class BasraBot(discord.Client):
         if self.web is not None:
             await self.web.close()
         if self._service is not None:
-            await self._service.close()
-        await self.platform.close(grace=STOP_GRACE / self.options.speedup)
+            await self._service.stop_clocks()  # nothing more is committed, nor delivered
+        sent = await self.platform.close(grace=STOP_GRACE / self.options.speedup)
+        if self._service is not None:
+            # Everything sent: the next start has nothing to draw again.
+            await self._service.close(delivered=sent)
         if self.store is not None:
             await self.store.close()
         await super().close()

@@ -188,11 +188,12 @@ class DiscordPlatform:
             if isinstance(old, dict) and old.get("player") != self._movers.get(table_id):
                 self._unping(table_id, refs, notices[0].chat_id)
 
-    async def close(self, grace: float) -> None:
+    async def close(self, grace: float) -> bool:
         """Send what can go within ``grace`` seconds, then wait for the references to be
-        stored (before the service closes)."""
-        await self.dispatcher.close(grace)
+        stored (before the service closes); True if everything went."""
+        sent = await self.dispatcher.close(grace)
         await self.messages.flush()
+        return sent
 
     def _put(
         self,

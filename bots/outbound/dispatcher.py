@@ -3,9 +3,10 @@
 Each chat has a lane: its pending writes, at most one per message
 (``Write.key``), and one task that sends them one at a time, so a chat's
 messages keep their order while every chat moves at its own pace. A lane
-picks the pending write that can start soonest within its chat's budget and
-the global one (ties: ``order``, then arrival), sleeps until then, or until
-a new write arrives, and runs it.
+picks the pending write that can start soonest within its chat's budget
+(ties: ``order``, then arrival), sleeps until then, or until a new write
+arrives, then waits for its turn at the bot's budget (``Gate``: urgent writes
+first, then the message waiting longest), and runs it.
 
 A write that arrives while an older one for the same message is pending
 replaces it; one carrying an older ``stamp`` than the pending one or the
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .budget import Budget, Limit
+from .gate import Gate, Grant
 from .shared import Shared
 
 log = logging.getLogger(__name__)
@@ -82,17 +84,20 @@ class Write:
 
 
 class _Entry:
-    __slots__ = ("attempts", "not_before", "seq", "write")
+    __slots__ = ("attempts", "not_before", "seq", "since", "write")
 
     def __init__(self, write: Write, seq: int) -> None:
         self.write = write
         self.seq = seq
         self.attempts = 0
         self.not_before = 0.0
+        #: When its message was first ready to go by its chat's budget: its place in the
+        #: queue for the bot's budget (``Gate``), kept when a newer state replaces it.
+        self.since: float | None = None
 
 
 class _Lane:
-    __slots__ = ("budget", "chat", "dropped", "pending", "running", "sleeping", "task")
+    __slots__ = ("budget", "chat", "dropped", "pending", "queued", "running", "sleeping", "task")
 
     def __init__(self, chat: Hashable, budget: Budget) -> None:
         self.chat = chat
@@ -104,6 +109,8 @@ class _Lane:
         self.dropped = False
         #: The task while it sleeps until a write fits (a new write may want to go sooner).
         self.sleeping: asyncio.Task[None] | None = None
+        #: The write waiting for the bot's budget (``Gate``), if the lane waits there.
+        self.queued: _Entry | None = None
 
 
 class Dispatcher:
@@ -123,10 +130,12 @@ class Dispatcher:
         self._limit_of = limit_of
         self._shared = shared
         self._overall = Budget(overall) if overall is not None else None
+        self._now = now
+        #: The bot's budget, handed to the lanes in turn (``Gate``).
+        self._gate = Gate(self._overall, self.now) if self._overall is not None else None
         self.attempts = attempts
         self.first_delay = first_delay
         self.max_delay = max_delay
-        self._now = now
         self._lanes: dict[Hashable, _Lane] = {}
         self._budgets: dict[Hashable, Budget] = {}
         self._started: OrderedDict[Hashable, tuple[int, ...]] = OrderedDict()
@@ -154,7 +163,7 @@ class Dispatcher:
             lane = self._lanes[write.chat] = _Lane(write.chat, self._budget(write.chat))
         entry = lane.pending.get(write.key)
         if entry is None:
-            lane.pending[write.key] = _Entry(write, next(self._seq))
+            lane.pending[write.key] = entry = _Entry(write, next(self._seq))
         elif write.stamp < entry.write.stamp:
             self.counts["stale"] += 1
             return False
@@ -162,8 +171,9 @@ class Dispatcher:
             # A newer state: tried afresh (a server's pause stays in the chat's budget).
             entry.write, entry.attempts, entry.not_before = write, 0, 0.0
             self.counts["replaced"] += 1
-        if lane.task is not None and lane.sleeping is lane.task:
-            # Asleep until the earliest pending write fits: the new one may fit sooner.
+        if lane.task is not None and lane.sleeping is lane.task and _sooner(write, lane, entry):
+            # Asleep until the earliest pending write fits, or waiting for the bot's budget
+            # with a write that the new one goes before: it may go sooner.
             lane.task.cancel()
             lane.task = None
         if lane.task is None:
@@ -194,11 +204,8 @@ class Dispatcher:
     # -- serving a chat ------------------------------------------------------------------
 
     def _free_at(self, lane: _Lane, entry: _Entry, now: float) -> float:
-        urgent = entry.write.urgent
-        at = max(now, entry.not_before, lane.budget.free_at(now, urgent=urgent))
-        if self._overall is not None:
-            at = max(at, self._overall.free_at(now, urgent=urgent))
-        return at
+        """When the write fits its chat's budget (the bot's is the ``Gate``'s to give)."""
+        return max(now, entry.not_before, lane.budget.free_at(now, urgent=entry.write.urgent))
 
     async def _serve(self, lane: _Lane) -> None:
         me = asyncio.current_task()
@@ -219,7 +226,21 @@ class Dispatcher:
                     continue
                 if self._shared is not None and not await self._admitted(lane, entry):
                     continue
-                await self._run(lane, entry, self.now())
+                grant = None
+                if self._gate is not None:
+                    if entry.since is None:
+                        entry.since = now
+                    lane.sleeping, lane.queued = me, entry
+                    try:
+                        grant = await self._gate.turn(urgent=entry.write.urgent, since=entry.since)
+                    finally:
+                        if lane.sleeping is me:
+                            lane.sleeping = None
+                        lane.queued = None
+                    if lane.pending.get(entry.write.key) is not entry:
+                        self._gate.refund(grant)  # cancelled meanwhile
+                        continue
+                await self._run(lane, entry, self.now(), grant)
         finally:
             if lane.task is me:
                 lane.task = None
@@ -246,11 +267,10 @@ class Dispatcher:
             entry.not_before = max(entry.not_before, self.now() + wait)
         return False
 
-    async def _run(self, lane: _Lane, entry: _Entry, now: float) -> None:
+    async def _run(self, lane: _Lane, entry: _Entry, now: float, grant: Grant | None) -> None:
         write = entry.write
         del lane.pending[write.key]
         paced = lane.budget.spend(now, urgent=write.urgent)
-        overall = self._overall.spend(now, urgent=write.urgent) if self._overall is not None else None
         self._started[write.key] = write.stamp
         self._started.move_to_end(write.key)
         while len(self._started) > _REMEMBERED:
@@ -274,8 +294,8 @@ class Dispatcher:
         self.counts[outcome] += 1
         if outcome == SKIPPED:
             lane.budget.refund(now, paced)
-            if self._overall is not None:
-                self._overall.refund(now, overall)
+            if self._gate is not None and grant is not None:
+                self._gate.refund(grant)
 
     async def _send(self, write: Write) -> Outcome:
         if self._shared is None or not write.stamp or write.scope is None:
@@ -320,13 +340,30 @@ class Dispatcher:
             await asyncio.wait(tasks, timeout=left)
         return True
 
-    async def close(self, grace: float = 0.0) -> None:
+    async def close(self, grace: float = 0.0) -> bool:
         """Send what can go within ``grace`` seconds, then stop; the rest is dropped (the
-        service's state is stored, and a restarted bot draws every table afresh)."""
-        if grace > 0:
-            await self.idle(grace)
+        service's state is stored, and a restarted bot draws those tables afresh). True if
+        nothing was dropped."""
+        sent = await self.idle(grace) if grace > 0 else self.pending() == 0 and not any(
+            lane.task is not None for lane in self._lanes.values()
+        )
         tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._lanes.clear()
+        if self._gate is not None:
+            await self._gate.close()
+        return sent
+
+
+def _sooner(write: Write, lane: _Lane, entry: _Entry) -> bool:
+    """Whether ``write`` (just put as ``entry``) may go before what its sleeping lane waits
+    for: always while it sleeps for its chat's budget; while it waits for the bot's, only if
+    it is more urgent, or of a lower order, than the write waiting there."""
+    queued = lane.queued
+    if queued is None:
+        return True
+    if queued is entry:
+        return False  # a newer state of the very write waiting: it goes in its place
+    return (not write.urgent, write.order) < (not queued.write.urgent, queued.write.order)

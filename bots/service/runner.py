@@ -20,7 +20,7 @@ import os
 import random
 import socket
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -125,6 +125,9 @@ class Runner:
         self._loading = asyncio.Lock()
         #: Wake-ups of stored tables not loaded yet, at the moment each has timed work.
         self._dormant: dict[str, Timer] = {}
+        #: Tables to draw again after a stop that may not have delivered everything
+        #: (``TableService.start``): ``(table_id, chat_id, status)``, the latest written first.
+        self._backlog: deque[tuple[str, str, str]] = deque()
         #: Who claims timed work on a shared store: this process, unique among its peers.
         self._holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         #: Cards played since the start, by who played them: "person", "computer", or "clock"

@@ -27,6 +27,7 @@ from core import events as ev
 from core.ai import LEVELS, player
 from core.ai.reasons import CARD_FIELDS
 from storage import (
+    OPEN_STATUSES,
     ChatSettings,
     DamagedTable,
     OpenTableExists,
@@ -93,6 +94,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
 TURN_SECONDS_RANGE = (10, 3600)
 #: Who gives hints: one-move judgement, quick and deterministic, better than the beginner.
 HINT_LEVEL = "strong"
+#: Noted (as the service's name with this after it) by a stop that delivered everything.
+DELIVERED = " delivered"
+#: After a stop that may not have delivered everything, how many of the tables written just
+#: before it are drawn again during start-up; the others follow, this many a second.
+REDRAW_AT_ONCE = 20
+REDRAW_PER_SECOND = 4.0
 #: How often a process on a shared store forgets the rate windows and message marks nobody
 #: used for ``IDLE_FOR`` seconds (``Store.forget_idle``).
 FORGET_EVERY = 3600.0
@@ -119,6 +126,7 @@ class TableService(Records):
 
     _heartbeat: Timer | None = None
     _takeover: Timer | None = None
+    _redrawing: Timer | None = None
     #: When this process last forgot the shared rate windows and marks nobody uses.
     _forgot_at: float | None = None
 
@@ -126,45 +134,78 @@ class TableService(Records):
 
     async def start(self, *, redeliver: bool = True) -> None:
         """Re-arm every clock of these platforms' open tables with the time it had left, and
-        (``redeliver``) deliver fresh views of the tables changed shortly before the service
-        stopped, whose last messages may not have gone out.
+        (``redeliver``) draw again the tables whose last messages may not have gone out.
 
         What start-up reads does not grow with the database: the clocks come from the
         index of due times in one statement, and every other table is loaded when it is
-        first touched (a press, a command, its clock). On a store shared by several
-        processes, timed work is armed by the process that made it due, and overdue work
-        is claimed by any of them (``ServiceConfig.poll_seconds``)."""
+        first touched (a press, a command, its clock). After a stop that delivered
+        everything (``close(delivered=True)``) nothing is drawn again; after any other
+        (a crash, a kill) the tables written in the ``redeliver_seconds`` before it are,
+        the latest first: ``REDRAW_AT_ONCE`` of them during start-up, the others
+        ``REDRAW_PER_SECOND`` a second behind live play, so that a restart neither takes
+        long nor floods the chats. On a store shared by several processes, timed work is
+        armed by the process that made it due, and overdue work is claimed by any of them
+        (``ServiceConfig.poll_seconds``)."""
         now = self._clock.now()
         owners = sorted(self._owners.values())
         last = await self._store.last_alive(self._name)
+        delivered = await self._store.last_alive(self._name + DELIVERED)
         # The time the service was down does not count against anyone: every deadline moves
         # on by it, once (a start-up that fails after this does not count it again).
         await self._store.resume(self._name, now, self._counted_until(now), owners)
         if not self._shared:
             self._sleep_until_due(await self._store.due_tables(owners))
-        restored: list[LiveTable] = []
-        closed: list[TableRecord] = []
-        if redeliver:
+        clean = last is not None and delivered is not None and delivered >= last
+        if redeliver and not clean:
             stopped = last if last is not None and not self._shared else now
             since = stopped - self._config.redeliver_seconds
-            for record in await self._store.open_rows(owners=owners, updated_since=since):
-                if not self._owns(record):
-                    continue
-                if isinstance(record, DamagedTable):
-                    await self._set_aside(record.table_id, record.chat_id, record.reason)
-                    continue
-                live = await self._adopt(record)
-                if live is not None:
-                    restored.append(live)
-            closed = await self._store.closed_rows(owners, since)
+            self._backlog.extend(await self._store.changed_tables(owners, since))
         self._schedule_heartbeat()
         if self._shared:
             self._schedule_takeover()
-        for live in restored:
+        for _ in range(REDRAW_AT_ONCE):
+            if not self._backlog:
+                break
+            await self._redraw_next()
+        self._schedule_redraw()
+
+    def _schedule_redraw(self) -> None:
+        if self._backlog and self._heartbeat is not None:
+            when = self._clock.now() + 1.0 / REDRAW_PER_SECOND
+            self._redrawing = self._clock.call_at(when, self._redraw_step)
+
+    async def _redraw_step(self) -> None:
+        self._redrawing = None
+        self._busy += 1
+        try:
+            await self._redraw_next()
+        finally:
+            self._busy -= 1
+            self._schedule_redraw()
+
+    async def _redraw_next(self) -> None:
+        """Draw the next table of the backlog again, unless it was touched since the start
+        (its own action drew it then)."""
+        table_id, chat, status = self._backlog.popleft()
+        if table_id in self._tables:
+            return
+        try:
+            record = await self._store.get_table(table_id)
+        except StorageError as error:
+            log.error("table %s could not be read to draw it again: %s", table_id, error)
+            return
+        except (ValueError, TypeError) as error:  # a damaged row
+            if status in OPEN_STATUSES:
+                await self._set_aside(table_id, chat, str(error).splitlines()[0][:200])
+            return
+        if record is None or not self._owns(record):
+            return
+        if not record.is_open:
+            await self._redeliver_closed(record)
+            return
+        live = await self._adopt(record)
+        if live is not None:
             await self._redeliver(live)
-        if redeliver:
-            for record in closed:
-                await self._redeliver_closed(record)
 
     async def _redeliver_closed(self, record: TableRecord) -> None:
         """A table that closed shortly before the stop: its last picture (the result, the
@@ -239,14 +280,20 @@ class TableService(Records):
         await self._store.note_alive(self._name, self._counted_until(self._clock.now()))
         self._schedule_heartbeat()
 
-    async def close(self) -> None:
-        """Stop the clocks (deadlines stay stored) and note the time, for the next start."""
+    async def stop_clocks(self) -> None:
+        """Stop every clock and timed step (deadlines stay stored) and wait for the actions
+        under way: nothing is committed, so nothing more is delivered, after this. An
+        adapter calls it before it sends what is left, then ``close``."""
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
         if self._takeover is not None:
             self._takeover.cancel()
             self._takeover = None
+        if self._redrawing is not None:
+            self._redrawing.cancel()
+            self._redrawing = None
+        self._backlog.clear()
         for dormant in self._dormant.values():
             dormant.cancel()
         self._dormant.clear()
@@ -254,11 +301,20 @@ class TableService(Records):
             live.cancel_timer()
             async with live.lock:
                 pass
+
+    async def close(self, *, delivered: bool = False) -> None:
+        """Stop the clocks (``stop_clocks``) and note the time, for the next start.
+        ``delivered``: the adapters sent everything the service gave them, so the next
+        start has nothing to draw again."""
+        await self.stop_clocks()
         self._tables.clear()
         self._by_chat.clear()
         await self._thinker.close()
         with contextlib.suppress(StorageError):
-            await self._store.note_alive(self._name, self._clock.now())
+            now = self._clock.now()
+            await self._store.note_alive(self._name, now)
+            if delivered:
+                await self._store.note_alive(self._name + DELIVERED, now)
 
     @property
     def running(self) -> bool:

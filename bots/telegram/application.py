@@ -221,10 +221,13 @@ class BasraTelegram:
             self._watch.cancel()
         if self.web is not None:
             await self.web.close()
-        await self.dispatcher.close(grace=0.0 if self.lost_lead else STOP_GRACE / self.speedup)
+        if self._service is not None:
+            await self._service.stop_clocks()  # nothing more is committed, nor delivered
+        sent = await self.dispatcher.close(grace=0.0 if self.lost_lead else STOP_GRACE / self.speedup)
         await self.delivery.flush()
         if self._service is not None:
-            await self._service.close()
+            # Everything sent: the next start has nothing to draw again.
+            await self._service.close(delivered=sent and not self.lost_lead)
         await self.delivery.flush()
         await self._leading.aclose()
         if self.store is not None:

@@ -500,3 +500,36 @@ async def test_close_sends_what_fits_in_the_grace() -> None:
 async def _until(condition: Callable[[], bool]) -> None:
     while not condition():
         await asyncio.sleep(0.005)
+
+
+# -- the bot's budget, shared by every chat (``Gate``) --------------------------------------
+
+
+async def test_when_the_bots_budget_is_short_a_write_someone_waits_for_goes_before_refreshes() -> None:
+    platform = Platform()
+    outbound = Dispatcher(lambda chat: ROOMY, Limit(1, 0.1))
+    for n in range(4):
+        outbound.put(platform.write(f"refresh {n}", chat=f"group {n}"))
+    await asyncio.sleep(0.02)  # the first refresh went; the others wait for the bot's budget
+    outbound.put(platform.write("your turn", chat="private", urgent=True))
+    assert await outbound.idle(PATIENCE)
+    assert platform.names()[:2] == ["refresh 0", "your turn"]
+
+
+async def test_when_the_bots_budget_is_short_the_chat_waiting_longest_goes_first() -> None:
+    """A busy chat with a write after each of its writes does not keep the others waiting:
+    each chat's message takes its turn by how long it has waited."""
+    platform = Platform()
+    outbound = Dispatcher(lambda chat: ROOMY, Limit(1, 0.05))
+    for n in range(4):
+        outbound.put(platform.write(f"busy {n}", chat="busy"))
+    await asyncio.sleep(0.01)
+    for name in ("calm a", "calm b", "calm c"):
+        outbound.put(platform.write(name, chat=name))
+    assert await outbound.idle(PATIENCE)
+    order = platform.names()
+    # Each calm chat waits for at most one more of the busy chat's writes.
+    assert order.index("calm c") <= 5, order
+    times = sorted(at for _, at in platform.runs)
+    assert all(later - earlier >= 0.05 - 1e-3 for earlier, later in pairwise(times))
+

@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 from bots.service import LobbyView, ManualClock, TableService
+from bots.service.service import REDRAW_AT_ONCE, REDRAW_PER_SECOND
 from storage import SqliteStore
 from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform, play_out
 
@@ -48,3 +49,44 @@ async def test_lobbies_and_matches_continue_after_a_restart(db_path: Path) -> No
         resumed = await service.table(practice.table_id)
         assert resumed.seats[resumed.to_move or 0].player_id == ALICE.player_id
         assert (await play_out(service, clock, practice.table_id)).status == "finished"
+
+
+async def open_lobbies(service: TableService, count: int) -> list[str]:
+    return [(await service.new_lobby(f"tg:-{100 + n}", ALICE)).table_id for n in range(count)]
+
+
+async def test_after_a_stop_that_delivered_everything_nothing_is_drawn_again(db_path: Path) -> None:
+    clock = ManualClock()
+    async with SqliteStore(db_path) as store:
+        service = TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(5))
+        await service.start()
+        await open_lobbies(service, 3)
+        await service.close(delivered=True)
+
+        after = FakePlatform()
+        async with TableService(store, [after], clock=clock, config=QUIET) as again:
+            assert after.notices == []
+            assert isinstance(await again.open_table("tg:-101"), LobbyView)  # loaded when touched
+
+
+async def test_after_a_stop_that_did_not_the_latest_tables_are_drawn_first_and_the_rest_paced(
+    db_path: Path,
+) -> None:
+    clock = ManualClock()
+    count = REDRAW_AT_ONCE + 10
+    async with SqliteStore(db_path) as store:
+        service = TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(5))
+        await service.start()
+        opened = await open_lobbies(service, count)
+        await service.close()  # some messages may not have gone out
+
+        after = FakePlatform()
+        async with TableService(store, [after], clock=clock, config=QUIET) as again:
+            drawn = [n.table_id for n in after.notices]
+            assert drawn == list(reversed(opened))[:REDRAW_AT_ONCE]  # the latest written first
+            touched = opened[0]
+            await again.join(touched, BADR)  # drawn by its own action: not again from the backlog
+            await clock.advance(9.5 / REDRAW_PER_SECOND)
+            assert len({n.table_id for n in after.notices}) == REDRAW_AT_ONCE + 10
+            once = [n.table_id for n in after.notices if n.table_id == touched]
+            assert len(once) == 1  # its join, not a redraw

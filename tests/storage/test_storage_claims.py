@@ -76,17 +76,20 @@ async def test_open_rows_can_be_narrowed_to_the_tables_a_player_sits_at(
     assert await store.open_rows(player="tg:4") == []  # not a prefix match
 
 
-async def test_closed_rows_are_the_bots_tables_closed_since_a_moment(
+async def test_changed_tables_are_the_bots_tables_written_since_a_moment_latest_first(
     store: Store, new_table: NewTable
 ) -> None:
     done = await store.create_table(new_table(chat_id="tg:-1", owner=BOT, status="finished"))
-    await store.create_table(new_table(chat_id="tg:-2", owner=BOT))  # still open
+    running = await store.create_table(new_table(chat_id="tg:-2", owner=BOT))
     await store.create_table(new_table(chat_id="tg:-3", owner=OTHER_BOT, status="cancelled"))
     gone = await store.create_table(new_table(chat_id="tg:-4", owner=BOT, status="expired"))
-    assert await store.closed_rows([BOT], done.updated_at) == [done, gone]
-    assert await store.closed_rows([BOT], gone.updated_at) == [gone]
-    assert await store.closed_rows([OTHER_BOT, BOT], gone.updated_at + 1) == []
-    assert await store.closed_rows([], 0.0) == []
+    assert await store.changed_tables([BOT], done.updated_at) == [
+        (gone.table_id, "tg:-4", "expired"), (running.table_id, "tg:-2", "lobby"),
+        (done.table_id, "tg:-1", "finished"),
+    ]
+    assert await store.changed_tables([BOT], gone.updated_at) == [(gone.table_id, "tg:-4", "expired")]
+    assert await store.changed_tables([OTHER_BOT, BOT], gone.updated_at + 1) == []
+    assert await store.changed_tables([], 0.0) == []
 
 
 async def test_claim_due_takes_due_open_tables_once_until_the_lease_runs_out(

@@ -21,7 +21,8 @@ PATIENCE = 10.0
 async def health(world: World) -> tuple[int, str]:
     server = world.basra.metrics_server
     assert server is not None
-    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{server.port}/healthz") as got:
+    url = f"http://127.0.0.1:{server.port}/healthz"
+    async with aiohttp.ClientSession() as session, session.get(url) as got:
         return got.status, (await got.text()).strip()
 
 

@@ -1,0 +1,297 @@
+"""How many human-paced matches one bot token carries: real bot processes, the fake Bot API.
+
+    python bench/capacity.py [--processes 1] [--matches 20,30,40,50] [--plays 12]
+    python bench/capacity.py --processes 3 --database postgresql:///basra_bench
+
+``--processes`` real ``python -m bots.telegram`` processes run in webhook mode behind a
+proxy that tries the next one when one refuses the connection (as nginx does), on one
+database: a new SQLite file for one process, a new schema of ``--database`` (a
+PostgreSQL URL, required for more than one) for several. The fake Bot API, served over
+HTTP, refuses with 429 whatever breaks Telegram's limits: 20 writes a minute in a
+group, about one a second in a private chat, 30 a second in all.
+
+Each match is a 1-v-1 between two people in a group of its own. A person thinks 2 to
+6 s before pressing a card, looks at its preview for 0.5 to 1 s, and confirms; the
+matches start within the first 10 s. Printed for each number of matches:
+
+- group lag p50/p99: a confirm answered (the play is committed then) → the group's
+  table shows that play or a later state;
+- turn p99: a confirm answered → the next player's new hand (their turn) shows;
+- writes per confirm (sends and edits to chats; the previews' edits apart, printed
+  beside) and writes per second in all; 429s;
+- the leading process's CPU per write (milliseconds of CPU per chat write it made).
+
+Last, the largest number of matches whose group lag p99 stays within 4 s, beside
+Telegram's own bound for such matches: 30 writes a second ÷ the writes a second one
+match needs (its writes per confirm, previews included, times its confirms a second).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# bench/telegram.py is named like the python-telegram-bot package: keep its folder off the path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from storage import is_postgres_url  # noqa: E402
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+from tests.fakes.telegram_http import HttpFront  # noqa: E402
+from tests.fakes.telegram_push import WebhookPush  # noqa: E402
+from tests.storage.backends import in_schema  # noqa: E402
+from tests.telegram.live import percentile, shown_version  # noqa: E402
+from tests.telegram.test_process import Process, data_for  # noqa: E402
+from tests.telegram.test_webhook import free_port  # noqa: E402
+
+SECRET = "capacity-bench"
+HOOK = "https://bot.example.org/tg/hook"
+WRITES = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendDocument")
+TOKEN_WRITES_A_SECOND = 30.0
+GROUP_LAG_TARGET = 4.0
+
+
+@dataclass
+class Match:
+    group: FakeChat
+    people: list[FakeUser]
+    #: (answer time, version pressed at, who played) of each confirmed play.
+    confirms: list[tuple[float, int, FakeUser]] = field(default_factory=list)
+    previews: int = 0
+
+
+async def wait_for(check: Any, timeout: float) -> Any:
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        found = check()
+        if found:
+            return found
+        await asyncio.sleep(0.02)
+    return None
+
+
+def live_hand(server: FakeTelegram, match: Match) -> tuple[FakeUser, FakeMessage, str] | None:
+    """The newest hand message with card buttons, whoever's: the player to move's."""
+    best: tuple[float, FakeUser, FakeMessage, str] | None = None
+    for user in match.people:
+        for message in server.messages(server.private_chat(user), bot_only=True):
+            card = data_for(message, "card")
+            if card is not None and (best is None or message.versions[0].at > best[0]):
+                best = (message.versions[0].at, user, message, card)
+    return None if best is None else best[1:]
+
+
+async def play(front: HttpFront, server: FakeTelegram, match: Match, plays: int, rng: random.Random,
+               give_up: float) -> None:
+    await asyncio.sleep(rng.uniform(0, 10))
+    seen: set[int] = set()
+    while len(match.confirms) < plays and time.perf_counter() < give_up:
+        found = await wait_for(lambda: live_hand(server, match), 30)
+        if found is None:
+            return
+        user, hand, card = found
+        version = shown_version([card]) or 0
+        if version in seen:  # this turn was played: wait for the next one
+            await asyncio.sleep(0.05)
+            continue
+        await asyncio.sleep(rng.uniform(2.0, 6.0))
+        front.press(user, hand, card)
+        confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
+        if confirm is None:
+            continue
+        match.previews += 1
+        await asyncio.sleep(rng.uniform(0.5, 1.0))
+        update = server.user_presses(user, hand, confirm)
+        server.queue_update(update)
+        assert update.callback_query is not None
+        query = server.callback_queries[update.callback_query.id]
+        answered = await wait_for(lambda q=query: q.answer, 10)
+        if answered is None or answered.text:
+            continue  # refused (a stale press): look again
+        seen.add(version)
+        match.confirms.append((answered.at, version, user))
+
+
+def group_lags(server: FakeTelegram, match: Match) -> list[float]:
+    shown = sorted(
+        (version.at, v)
+        for message in server.messages(match.group, bot_only=True)
+        for version in message.versions
+        if (v := shown_version(_data(version), "hand")) is not None
+    )
+    lags = []
+    for at, pressed, _ in match.confirms:
+        when = next((t for t, v in shown if v > pressed and t >= at), None)
+        if when is not None:
+            lags.append(when - at)
+    return lags
+
+
+def turn_lags(server: FakeTelegram, match: Match) -> list[float]:
+    lags = []
+    for at, pressed, user in match.confirms:
+        other = next(u for u in match.people if u is not user)
+        sent = [m.versions[0].at for m in server.messages(server.private_chat(other), bot_only=True)
+                if m.versions[0].at >= at and (shown_version(_data(m.versions[0]), "card") or -1) > pressed]
+        if sent:
+            lags.append(min(sent) - at)
+    return lags
+
+
+def _data(version: Any) -> list[str]:
+    return [b.callback_data or "" for row in version.buttons for b in row]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU of a running process, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.asynccontextmanager
+async def new_database(database: str | None, folder: Path) -> AsyncIterator[str]:
+    """A fresh SQLite file, or a fresh schema of the PostgreSQL ``database``."""
+    if database is None:
+        yield str(folder / f"capacity-{uuid.uuid4().hex[:8]}.sqlite3")
+        return
+    import asyncpg
+
+    schema = f"bench_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(database)
+    await conn.execute(f'CREATE SCHEMA "{schema}"')
+    await conn.close()
+    try:
+        yield in_schema(database, schema)
+    finally:
+        conn = await asyncpg.connect(database)
+        await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        await conn.close()
+
+
+async def run(count: int, plays: int, processes: int, database: str | None, folder: Path) -> dict[str, Any]:
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    rng = random.Random(count)
+    matches = []
+    for n in range(count):
+        people = [server.add_user(f"Amr{n}", language_code="ar"), server.add_user(f"Bea{n}")]
+        for person in people:
+            server.private_chat(person)  # both started the bot
+        matches.append(Match(server.add_group(f"Cafe {n}", people), people))
+    async with new_database(database, folder) as where:
+        ports = [free_port() for _ in range(processes)]
+        workers = [
+            Process(url, server.token, folder / "unused", BASRA_DATABASE=where, TELEGRAM_WEBHOOK_URL=HOOK,
+                    TELEGRAM_WEBHOOK_LISTEN="127.0.0.1", TELEGRAM_WEBHOOK_PORT=str(port),
+                    TELEGRAM_WEBHOOK_SECRET=SECRET, BASRA_LOG_LEVEL="WARNING", BASRA_COMPUTER_PROCESSES="0")
+            for port in ports
+        ]
+        push = WebhookPush(server, [f"http://127.0.0.1:{port}/tg/hook" for port in ports], SECRET)
+        try:
+            if not await wait_for(lambda: server.webhook_url == HOOK, 60):
+                raise SystemExit(f"no bot process came up: {workers[0].stderr()[-2000:]}")
+            await push.start()
+            for match in matches:
+                alice, badr = match.people
+                front.send(alice, match.group, "/newgame")
+                lobby = await wait_for(lambda m=match: next(
+                    (x for x in server.messages(m.group, bot_only=True) if data_for(x, "join")), None), 30)
+                front.press(badr, lobby, data_for(lobby, "join") or "")
+                await wait_for(lambda x=lobby: data_for(x, "start"), 30)
+                front.press(alice, lobby, data_for(lobby, "start") or "")
+            await wait_for(lambda: all(live_hand(server, m) for m in matches), 120)
+            await asyncio.sleep(2.0)
+            leader = next(w for w, port in zip(workers, ports, strict=True)
+                          if push.delivered[ports.index(port)] > 0)
+            writes_before = sum(1 for c in server.api_calls if c.method in WRITES)
+            refused_before = server.too_many_requests()
+            cpu_before = cpu_seconds(leader.popen.pid)
+            started = time.perf_counter()
+            give_up = started + plays * 20 + 60
+            await asyncio.gather(*(play(front, server, m, plays, rng, give_up) for m in matches))
+            elapsed = time.perf_counter() - started
+            await asyncio.sleep(5.0)  # the last refreshes go out
+            writes = [c for c in server.api_calls if c.method in WRITES][writes_before:]
+            cpu = cpu_seconds(leader.popen.pid) - cpu_before
+        finally:
+            await push.stop()
+            for worker in workers:
+                await worker.stop()
+            await front.stop()
+    confirms = sum(len(m.confirms) for m in matches)
+    previews = sum(m.previews for m in matches)
+    return {
+        "matches": count,
+        "elapsed": elapsed,
+        "confirms": confirms,
+        "group": [lag for m in matches for lag in group_lags(server, m)],
+        "turns": [lag for m in matches for lag in turn_lags(server, m)],
+        "writes": len(writes),
+        "previews": previews,
+        "refused": server.too_many_requests() - refused_before,
+        "cpu_per_write": cpu / max(1, len(writes)),
+    }
+
+
+def report(result: dict[str, Any]) -> tuple[float, float]:
+    """Print one run; returns its group lag p99 and Telegram's bound for its matches."""
+    confirms = max(1, result["confirms"])
+    group, turns = result["group"], result["turns"]
+    per_confirm = (result["writes"] - result["previews"]) / confirms
+    all_writes = result["writes"] / confirms
+    confirms_a_second = result["confirms"] / result["elapsed"] / result["matches"]
+    bound = TOKEN_WRITES_A_SECOND / (all_writes * confirms_a_second)
+    p99 = percentile(group, 0.99) if group else float("inf")
+    print(f"{result['matches']:>4} matches: {result['confirms']} confirms in {result['elapsed']:.0f} s, "
+          f"{result['refused']} × 429")
+    print(f"      group lag p50 {percentile(group, 0.5):.2f} s, p99 {p99:.2f} s;"
+          f" turn p99 {percentile(turns, 0.99):.2f} s" if group and turns else "      no lags measured")
+    print(f"      writes per confirm {per_confirm:.2f} (+ {result['previews'] / confirms:.2f} previews), "
+          f"{result['writes'] / result['elapsed']:.1f} writes/s in all; "
+          f"leader CPU {result['cpu_per_write'] * 1000:.2f} ms per write; "
+          f"Telegram's bound {bound:.0f} matches")
+    return p99, bound
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--matches", default="20,30,40,50", help="numbers of matches to try, in order")
+    parser.add_argument("--plays", type=int, default=12, help="confirms per match")
+    parser.add_argument("--database", default=os.environ.get("BASRA_BENCH_DATABASE"),
+                        help="a PostgreSQL URL (a new schema is made in it for each run)")
+    args = parser.parse_args()
+    if args.processes > 1 and not (args.database and is_postgres_url(args.database)):
+        parser.error("several processes need --database postgresql://...")
+    if args.database and not is_postgres_url(args.database):
+        parser.error("--database takes a PostgreSQL URL (without it, each run has a new SQLite file)")
+    print(f"{args.processes} bot process(es), {args.plays} confirms a match, people thinking 2-6 s")
+    carried, bounds = 0, []
+    with tempfile.TemporaryDirectory() as folder:
+        for count in (int(n) for n in args.matches.split(",")):
+            p99, bound = report(asyncio.run(run(count, args.plays, args.processes, args.database,
+                                                Path(folder))))
+            bounds.append(bound)
+            if p99 > GROUP_LAG_TARGET:
+                break
+            carried = count
+    print(f"largest number of matches with group lag p99 <= {GROUP_LAG_TARGET:g} s: "
+          f"{carried or 'none tried'}; "
+          f"Telegram's bound: {min(bounds):.0f} matches")
+
+
+if __name__ == "__main__":
+    main()
