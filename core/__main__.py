@@ -142,7 +142,7 @@ def replay_told(path: str) -> tuple[Match, list[ev.Event]]:
     name = file_name(path)
     record = parse_record(read_record_bytes(path), name)
     try:
-        return replay_events(record)
+        return replay_events(record, Match.new)
     except BasraError as exc:
         raise Refused(f"{exc}") from None
     except RecursionError:

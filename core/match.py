@@ -17,6 +17,7 @@ from . import events as ev
 from .cards import Card, parse_cards
 from .errors import BadArgument, BasraError, IllegalPlay, shown
 from .plans import Plan, is_basra, plan_positions_for, plans_on
+from .record import fold_events, replay_record
 from .rules import Rules
 from .scoring import RoundSummary, score_round
 from .view import PublicPlay, SeatView
@@ -448,16 +449,12 @@ class Match:
     @classmethod
     def from_record(cls, record: object) -> Match:
         """The match a ``basra-record/1`` document describes; RecordError if none."""
-        from .record import replay_record
-
-        return replay_record(record)
+        return replay_record(record, cls.new)
 
     @classmethod
     def from_events(cls, events: object) -> Match:
         """The match its events fold back into (Events or their dicts); RecordError if none."""
-        from .record import fold_events
-
-        return fold_events(events)
+        return fold_events(events, cls.new)
 
 
 def _card(card: object) -> Card:

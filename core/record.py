@@ -2,29 +2,48 @@
 
 A record holds the decks and the plays; replaying them through the rules
 gives back the match, and any bad card or illegal play is reported with the
-number of the play it happened at.
+number of the play it happened at. The match is dealt by the ``new`` it is
+given (``Match.new``: ``Match.from_record`` and ``Match.from_events`` are the
+way in), so that this module and ``match`` do not import each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Protocol, TypeVar
 
 from . import events as ev
 from .errors import BasraError, RecordError, shown
-from .match import Match
 from .rules import Rules
+
+
+class Replayable(Protocol):
+    """What replaying needs of a match (``Match``)."""
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def round_no(self) -> int: ...
+
+    def opening_events(self) -> list[ev.Event]: ...
+
+    def play(self, seat: object, card: object, plan: object = None) -> list[ev.Event]: ...
+
+
+M = TypeVar("M", bound=Replayable)
 
 FORMAT = "basra-record/1"
 _PLAN_DIGITS = 9  # the most a plan number in a record may have, leading zeros aside
 
 
-def replay_record(record: object) -> Match:
+def replay_record(record: object, new: Callable[..., M]) -> M:
     """The match a record describes, played up to its last play."""
-    match, _ = replay_events(record)
+    match, _ = replay_events(record, new)
     return match
 
 
-def replay_events(record: object) -> tuple[Match, list[ev.Event]]:
+def replay_events(record: object, new: Callable[..., M]) -> tuple[M, list[ev.Event]]:
     """The match a record describes, and every event it went through: the opening
     ones, then each play's (for telling the match play by play)."""
     if not isinstance(record, dict):
@@ -43,7 +62,7 @@ def replay_events(record: object) -> tuple[Match, list[ev.Event]]:
         raise RecordError("'plays' must be a list")
     try:
         rules = Rules.from_dict(record.get("rules"))
-        match = Match.new(players, rules, decks=decks, dealer=dealer, seed=record.get("seed"))
+        match = new(players, rules, decks=decks, dealer=dealer, seed=record.get("seed"))
     except BasraError as exc:
         raise RecordError(str(exc)) from None
     events = match.opening_events()
@@ -52,7 +71,7 @@ def replay_events(record: object) -> tuple[Match, list[ev.Event]]:
     return match, events
 
 
-def _replay_play(match: Match, number: int, play: object, rounds: int) -> list[ev.Event]:
+def _replay_play(match: Replayable, number: int, play: object, rounds: int) -> list[ev.Event]:
     if not isinstance(play, str):
         raise RecordError(f"play {number}: {shown(play)} is not a play")
     text, slash, plan_text = play.partition("/")
@@ -75,7 +94,7 @@ def _replay_play(match: Match, number: int, play: object, rounds: int) -> list[e
         raise RecordError(f"play {number} {shown(play)}: {exc}") from None
 
 
-def fold_events(events: object) -> Match:
+def fold_events(events: object, new: Callable[..., M]) -> M:
     """Rebuild a match from its events, checking that every derived event agrees.
 
     ``events`` is a list of Events or of their dicts (``to_dict``), each read
@@ -100,7 +119,7 @@ def fold_events(events: object) -> Match:
         raise RecordError("events hold no round_started")
     try:
         rules = Rules.from_dict(start.rules or None)
-        match = Match.new(start.players, rules, decks=decks, dealer=start.dealer)
+        match = new(start.players, rules, decks=decks, dealer=start.dealer)
     except BasraError as exc:
         raise RecordError(str(exc)) from None
     expected = [ev.to_dict(e) for e in match.opening_events()]

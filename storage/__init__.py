@@ -5,7 +5,7 @@ implementation from the database setting: ``SqliteStore`` on a file, for one pro
 or ``PostgresStore`` on a server, for several. No SQL lives outside this package.
 """
 
-from .errors import DatabaseInUse, NotFound, OpenTableExists, StorageError, VersionConflict
+from .errors import DamagedRow, DatabaseInUse, NotFound, OpenTableExists, StorageError, VersionConflict
 from .factory import open_store
 from .lead import Lead
 from .location import is_postgres_url, redact
@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_SIGMA",
     "OPEN_STATUSES",
     "ChatSettings",
+    "DamagedRow",
     "DamagedTable",
     "DatabaseInUse",
     "JsonDict",

@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from .errors import DamagedRow
 from .models import (
     ChatSettings,
     DamagedTable,
@@ -78,6 +79,14 @@ def table_from_row(row: Row) -> TableRecord:
     for name in _TABLE_JSON:
         data[name] = loads(data[name])
     return TableRecord.model_validate(data)
+
+
+def readable_table(row: Row) -> TableRecord:
+    """The row as a table; DamagedRow, naming the table and its chat, if it cannot be read."""
+    found = table_or_damage(row)
+    if isinstance(found, DamagedTable):
+        raise DamagedRow(found.table_id, found.chat_id, found.status, found.reason)
+    return found
 
 
 def table_or_damage(row: Row) -> TableRecord | DamagedTable:

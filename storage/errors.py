@@ -28,3 +28,15 @@ class OpenTableExists(StorageError):
 
 class DatabaseInUse(StorageError):
     """Another bot process holds the database file (see ``storage.lock``)."""
+
+
+class DamagedRow(StorageError):
+    """A table's row that cannot be read (JSON that does not parse, a field the model
+    refuses): what is known of it, so that it can be set aside and its chat told."""
+
+    def __init__(self, table_id: str, chat_id: str, status: str, reason: str) -> None:
+        super().__init__(f"table {table_id} is damaged: {reason}")
+        self.table_id = table_id
+        self.chat_id = chat_id
+        self.status = status
+        self.reason = reason

@@ -284,7 +284,11 @@ class PostgresStore:
         return await self._write(lambda conn: pgsql.update_table(conn, table, self._clock()))
 
     async def get_table(self, table_id: str) -> TableRecord | None:
-        return await self._read(lambda conn: pgsql.fetch_table(conn, table_id))
+        async def work(conn: Connection) -> TableRecord | None:
+            row = await conn.fetchrow(f"{SELECT_TABLE} WHERE table_id = $1", table_id)
+            return codec.readable_table(row) if row is not None else None
+
+        return await self._read(work)
 
     async def open_table_for_chat(self, chat_id: str, owner: str | None = None) -> TableRecord | None:
         async def work(conn: Connection) -> TableRecord | None:
@@ -294,7 +298,7 @@ class PostgresStore:
                 row = await conn.fetchrow(
                     f"{SELECT_TABLE} WHERE chat_id = $1 AND owner = $2 AND {OPEN}", chat_id, owner
                 )
-            return codec.table_from_row(row) if row is not None else None
+            return codec.readable_table(row) if row is not None else None
 
         return await self._read(work)
 
@@ -340,17 +344,17 @@ class PostgresStore:
 
         return await self._read(work)
 
-    async def changed_tables(self, owners: Sequence[str], since: float) -> list[tuple[str, str, str]]:
+    async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
         if not owners:
             return []
 
-        async def work(conn: Connection) -> list[tuple[str, str, str]]:
+        async def work(conn: Connection) -> list[str]:
             rows = await conn.fetch(
-                "SELECT table_id, chat_id, status FROM tables"
+                "SELECT table_id FROM tables"
                 " WHERE owner = ANY($1::text[]) AND updated_at >= $2 ORDER BY updated_at DESC, table_id",
                 list(owners), since,
             )
-            return [(str(row[0]), str(row[1]), str(row[2])) for row in rows]
+            return [str(row[0]) for row in rows]
 
         return await self._read(work)
 

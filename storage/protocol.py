@@ -63,10 +63,12 @@ class Store(Protocol):
         open tables. Returns the row as stored (revision + 1).
         """
 
-    async def get_table(self, table_id: str) -> TableRecord | None: ...
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        """The table, or None; DamagedRow if its row cannot be read."""
 
     async def open_table_for_chat(self, chat_id: str, owner: str | None = None) -> TableRecord | None:
-        """The chat's lobby or running match (of the bot ``owner``, if given), if any."""
+        """The chat's lobby or running match (of the bot ``owner``, if given), if any;
+        DamagedRow if its row cannot be read."""
 
     async def last_finished_table(self, chat_id: str, owner: str) -> TableRecord | None:
         """The chat's most recently started match of the bot ``owner`` that has finished
@@ -168,11 +170,11 @@ class Store(Protocol):
         the store's clock); with ``player``, only the tables where that player has a seat.
         One statement."""
 
-    async def changed_tables(self, owners: Sequence[str], since: float) -> list[tuple[str, str, str]]:
-        """``(table_id, chat_id, status)`` of every table of ``owners``, open or closed, written at or
-        after ``since`` (the store's clock), the latest written first: what a service that
-        stopped without delivering everything draws again. One statement; rows are not
-        read whole, so a damaged one is listed too."""
+    async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
+        """The ids of every table of ``owners``, open or closed, written at or after ``since``
+        (the store's clock), the latest written first: what a service that stopped without
+        delivering everything draws again. One statement; rows are not read whole, so a
+        damaged one is listed too."""
 
     async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
         """``(table_id, due_at)`` of every open table of ``owners`` that has a ``due_at``,

@@ -249,7 +249,7 @@ class SqliteStore:
         async def work(conn: aiosqlite.Connection) -> TableRecord | None:
             mine, params = ("", (chat_id,)) if owner is None else (" AND owner = ?", (chat_id, owner))
             rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE chat_id = ?{mine} AND {_OPEN}", params)
-            return next((codec.table_from_row(row) for row in rows), None)
+            return next((codec.readable_table(row) for row in rows), None)
 
         return await self._read(work)
 
@@ -296,18 +296,18 @@ class SqliteStore:
 
         return await self._read(work)
 
-    async def changed_tables(self, owners: Sequence[str], since: float) -> list[tuple[str, str, str]]:
+    async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
         if not owners:
             return []
         marks = ", ".join("?" for _ in owners)
         sql = (
-            f"SELECT table_id, chat_id, status FROM tables WHERE owner IN ({marks}) AND updated_at >= ?"
+            f"SELECT table_id FROM tables WHERE owner IN ({marks}) AND updated_at >= ?"
             " ORDER BY updated_at DESC, table_id"
         )
 
-        async def work(conn: aiosqlite.Connection) -> list[tuple[str, str, str]]:
+        async def work(conn: aiosqlite.Connection) -> list[str]:
             rows = await conn.execute_fetchall(sql, (*owners, since))
-            return [(str(row[0]), str(row[1]), str(row[2])) for row in rows]
+            return [str(row[0]) for row in rows]
 
         return await self._read(work)
 
@@ -582,7 +582,7 @@ class SqliteStore:
 
 async def _fetch_table(conn: aiosqlite.Connection, table_id: str) -> TableRecord | None:
     rows = await conn.execute_fetchall(f"{_SELECT_TABLE} WHERE table_id = ?", (table_id,))
-    return next((codec.table_from_row(row) for row in rows), None)
+    return next((codec.readable_table(row) for row in rows), None)
 
 
 async def _fetch_player(conn: aiosqlite.Connection, player_id: str) -> PlayerProfile | None:

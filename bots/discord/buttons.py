@@ -19,12 +19,12 @@ from ..render import Action
 from ..service import BadInput
 
 if TYPE_CHECKING:
-    from .bot import BasraBot
+    from .parts import Bot
 
 ACTION_TEMPLATE = r"b1\|[^\n]{1,98}"
 
 
-def _bot(interaction: discord.Interaction[Any]) -> BasraBot:
+def _bot(interaction: discord.Interaction[Any]) -> Bot:
     return interaction.client  # type: ignore[no-any-return]
 
 

@@ -49,7 +49,7 @@ from .replies import ANSWER_WAIT, Reply
 from .texts import bilingual
 
 if TYPE_CHECKING:
-    from .bot import BasraBot
+    from .parts import Bot
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ NO_PINGS = discord.AllowedMentions.none()
 class Commands:
     """What each command does, apart from how Discord declares it."""
 
-    def __init__(self, bot: BasraBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @property

@@ -43,7 +43,7 @@ from .replies import ANSWER_WAIT, Reply
 from .texts import FAILED, NEEDS_MANAGE_CHANNELS
 
 if TYPE_CHECKING:
-    from .bot import BasraBot
+    from .parts import Bot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,7 +75,7 @@ def may_change_settings(interaction: discord.Interaction[Any]) -> bool:
 
 
 class Presses:
-    def __init__(self, bot: BasraBot) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @property

@@ -17,13 +17,10 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from .budget import Limit
 from .refs import MessageRefs
-
-if TYPE_CHECKING:
-    from .dispatcher import Dispatcher
 
 
 class SharedStore(Protocol):
@@ -99,7 +96,13 @@ def _allowed(limit: Limit, urgent: bool) -> int:
     return limit.calls if urgent else limit.calls - limit.reserve
 
 
-def share(dispatcher: Dispatcher, refs: MessageRefs, store: SharedStore, owner: str) -> None:
+class Sharing(Protocol):
+    """A dispatcher (``Dispatcher``), as ``share`` sees it."""
+
+    def share(self, shared: Shared) -> None: ...
+
+
+def share(dispatcher: Sharing, refs: MessageRefs, store: SharedStore, owner: str) -> None:
     """From now on the bot ``owner``'s ``dispatcher`` admits and orders its writes with the
     bot's other processes on ``store``, reading its message references ``refs`` afresh."""
     refs.shared = True

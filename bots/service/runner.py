@@ -29,7 +29,9 @@ from core import BasraError, Card, Match, Rules
 from core import events as ev
 from core.ai import LEVELS
 from storage import (
+    OPEN_STATUSES,
     ChatSettings,
+    DamagedRow,
     DamagedTable,
     MatchResult,
     PlayerProfile,
@@ -126,8 +128,8 @@ class Runner:
         #: Wake-ups of stored tables not loaded yet, at the moment each has timed work.
         self._dormant: dict[str, Timer] = {}
         #: Tables to draw again after a stop that may not have delivered everything
-        #: (``TableService.start``): ``(table_id, chat_id, status)``, the latest written first.
-        self._backlog: deque[tuple[str, str, str]] = deque()
+        #: (``TableService.start``), the latest written first.
+        self._backlog: deque[str] = deque()
         #: Who claims timed work on a shared store: this process, unique among its peers.
         self._holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         #: Cards played since the start, by who played them: "person", "computer", or "clock"
@@ -167,10 +169,19 @@ class Runner:
                 await self._refresh(live)
                 return self._tables.get(table_id)
             return live
-        record = await self._store.get_table(table_id)
+        try:
+            record = await self._store.get_table(table_id)
+        except DamagedRow as damaged:
+            await self._damaged(damaged)
+            return None
         if record is None or not record.is_open or not self._owns(record):
             return None
         return await self._adopt(record)
+
+    async def _damaged(self, damaged: DamagedRow) -> None:
+        """A row that cannot be read: an open one is set aside (its chat told once)."""
+        if damaged.status in OPEN_STATUSES:
+            await self._set_aside(damaged.table_id, damaged.chat_id, damaged.reason)
 
     async def _find_chat(self, chat_id: str) -> LiveTable | None:
         """The chat's open table of these bots, as ``_find``."""
@@ -182,7 +193,11 @@ class Runner:
         owner = self._owners.get(chat_id.partition(":")[0])
         if owner is None:
             return None
-        record = await self._store.open_table_for_chat(chat_id, owner)
+        try:
+            record = await self._store.open_table_for_chat(chat_id, owner)
+        except DamagedRow as damaged:
+            await self._damaged(damaged)
+            return None
         if record is None:
             return None
         if record.table_id in self._tables:

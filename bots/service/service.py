@@ -27,8 +27,8 @@ from core import events as ev
 from core.ai import LEVELS, player
 from core.ai.reasons import CARD_FIELDS
 from storage import (
-    OPEN_STATUSES,
     ChatSettings,
+    DamagedRow,
     DamagedTable,
     OpenTableExists,
     Seat,
@@ -186,17 +186,16 @@ class TableService(Records):
     async def _redraw_next(self) -> None:
         """Draw the next table of the backlog again, unless it was touched since the start
         (its own action drew it then)."""
-        table_id, chat, status = self._backlog.popleft()
+        table_id = self._backlog.popleft()
         if table_id in self._tables:
             return
         try:
             record = await self._store.get_table(table_id)
+        except DamagedRow as damaged:
+            await self._damaged(damaged)
+            return
         except StorageError as error:
             log.error("table %s could not be read to draw it again: %s", table_id, error)
-            return
-        except (ValueError, TypeError) as error:  # a damaged row
-            if status in OPEN_STATUSES:
-                await self._set_aside(table_id, chat, str(error).splitlines()[0][:200])
             return
         if record is None or not self._owns(record):
             return

@@ -239,11 +239,13 @@ class BasraTelegram:
             await self.metrics_server.close()
 
     async def idle(self) -> None:
-        """Wait for work in flight: computer turns, repairs, stored references (tests, benchmarks)."""
+        """Wait for work in flight: computer turns, repairs, stored references (tests, benchmarks).
+        A repair (a chat moved to its supergroup) may queue writes of its own: they go too."""
         if self._service is not None:
             await self._service.drain()
         await self.dispatcher.idle()
         await self.delivery.flush()
+        await self.dispatcher.idle()
 
 
 def build_application(settings: TelegramSettings) -> tuple[AnyApplication, BasraTelegram]:

@@ -10,7 +10,7 @@ import discord
 import pytest
 from dc_world import Players, World, actions, current_table, open_lobby, press, public, text_of
 
-from core.record import replay_record
+from core import Match
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -45,7 +45,7 @@ async def test_the_record_button_answers_the_presser_with_the_file(world: World)
     assert answer.response.content.startswith("The record of the match of ")
     record = record_of(world, attachment)
     assert record["format"] == "basra-record/1"
-    assert replay_record(record).scores == final.scores
+    assert Match.from_record(record).scores == final.scores
     # Only bob saw it; the channel got no message, and the button stays for the others.
     assert len(public(world)) == before
     assert [a.verb for a in actions(public(world)[-1])] == ["rematch", "record"]

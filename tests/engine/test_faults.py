@@ -38,7 +38,6 @@ from core.ai import player
 from core.cards import format_cards, parse_cards
 from core.errors import shown
 from core.events import EVENT_TYPES, SHAPES
-from core.record import fold_events, replay_record
 
 MESSAGE_LIMIT = 200
 BASRA_ERRORS = ("BasraError", "BadArgument", "IllegalPlay", "RecordError")
@@ -160,13 +159,11 @@ ENTRY_POINTS: dict[str, Callable[[object], object]] = {
     },
     "Match.from_record a play": lambda v: Match.from_record({**RECORD, "plays": [*RECORD["plays"][:3], v]}),
     "Match.from_record a deck": lambda v: Match.from_record({**RECORD, "decks": [v]}),
-    "replay_record": lambda v: replay_record(v),
     "Match.from_events": lambda v: Match.from_events(v),
     "Match.from_events an event": lambda v: Match.from_events([*EVENT_DICTS[:5], v]),
     "Match.from_events a field": lambda v: Match.from_events(
         [*EVENT_DICTS[:3], {**EVENT_DICTS[3], "card": v}, *EVENT_DICTS[4:]]
     ),
-    "fold_events": lambda v: fold_events(v),
     "Match.hand": lambda v: fresh().hand(v),
     "Match.plans": lambda v: fresh().plans(v),
     "Match.view": lambda v: fresh().view(v),

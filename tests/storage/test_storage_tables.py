@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from storage import (
+    DamagedRow,
     NotFound,
     OpenTableExists,
     Seat,
@@ -147,3 +148,37 @@ async def test_start_up_finds_every_lobby_and_running_match_and_only_those(
     for chat, status in (("tg:3", "finished"), ("tg:4", "cancelled"), ("tg:5", "expired")):
         await store.create_table(new_table(chat_id=chat, status=status))
     assert await store.open_tables() == [lobby, running]
+
+
+async def test_a_damaged_row_is_named_with_its_chat_when_read(
+    database: str, new_table: Callable[..., TableRecord]
+) -> None:
+    """A row whose seats no longer read is not a crash: the error names the table, its chat
+    and its status, so the service can set it aside and tell the chat."""
+    async with open_store(database) as store:
+        table = await store.create_table(new_table(chat_id="tg:-7"))
+    await damage_seats(database, table.table_id)
+    async with open_store(database) as store:
+        for read in (store.get_table(table.table_id), store.open_table_for_chat("tg:-7")):
+            with pytest.raises(DamagedRow) as caught:
+                await read
+            assert (caught.value.table_id, caught.value.chat_id, caught.value.status) == (
+                table.table_id, "tg:-7", "lobby"
+            )
+
+
+async def damage_seats(database: str, table_id: str) -> None:
+    """Write seats that are not a list of seats, as a damaged file or a hand edit would."""
+    broken = '[{"broken": true}]'
+    if database.startswith("postgresql"):
+        import asyncpg
+
+        conn = await asyncpg.connect(database)
+        try:
+            await conn.execute("UPDATE tables SET seats = $1::json WHERE table_id = $2", broken, table_id)
+        finally:
+            await conn.close()
+        return
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE tables SET seats = ? WHERE table_id = ?", (broken, table_id))
+    conn.close()

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from bots.render import Action
-from core.record import replay_record
+from core import Match
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.telegram.world import World, ids, start_match
 
@@ -23,7 +23,7 @@ def replayed_scores(message: FakeMessage) -> tuple[int, int]:
     assert message.document is not None
     record = json.loads(message.document.data)
     assert record["format"] == "basra-record/1"
-    scores: tuple[int, int] = replay_record(record).scores
+    scores: tuple[int, int] = Match.from_record(record).scores
     return scores
 
 

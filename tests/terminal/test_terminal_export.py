@@ -12,7 +12,7 @@ import pytest
 
 from bots.service import chat_id
 from bots.terminal import __main__ as terminal
-from core.record import replay_record
+from core import Match
 from storage import SqliteStore
 from tests.terminal.players import run
 
@@ -52,7 +52,7 @@ def test_a_finished_match_is_written_to_standard_output(tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     record = json.loads(out)
     assert record["format"] == "basra-record/1"
-    assert list(replay_record(record).scores) == final_scores(tmp_path)
+    assert list(Match.from_record(record).scores) == final_scores(tmp_path)
 
 
 def test_by_default_the_file_is_named_as_the_bots_name_it_and_said_where(
@@ -68,7 +68,7 @@ def test_by_default_the_file_is_named_as_the_bots_name_it_and_said_where(
     assert out.startswith("The record of the match of ") and written in out
     assert f"⁦python -m core replay {written} --plays⁩" in out
     record = json.loads((folder / written).read_text(encoding="utf-8"))
-    assert list(replay_record(record).scores) == final_scores(tmp_path)
+    assert list(Match.from_record(record).scores) == final_scores(tmp_path)
     # A folder that cannot take it is said in one line.
     code, out, err = export(tmp_path, "--lang", "en", "-o", str(tmp_path / "missing" / "x.json"))
     assert (code, out) == (2, "") and err.startswith("The record could not be written to ")

@@ -1,0 +1,59 @@
+"""What the press, command and button handlers need of the bot, as protocols.
+
+The bot (``bot.BasraBot``) builds the handlers and hands itself to them; they
+ask it only for what is named here, so none of them imports the bot's module
+and the bot's parts form no circle of imports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+if TYPE_CHECKING:
+    from ..metrics import Metrics
+    from ..render import Action
+    from ..service import BadInput, Clock, SettingsView, TableService
+    from ..web import WebTable
+    from .delivery import DiscordPlatform
+    from .hands import OpenHands
+
+
+class PressHandler(Protocol):
+    """The button presses' handler (``presses.Presses``)."""
+
+    async def handle(self, interaction: discord.Interaction[Any], action: Action) -> None: ...
+
+    async def refuse_payload(self, interaction: discord.Interaction[Any], error: BadInput) -> None: ...
+
+    async def failed(self, interaction: discord.Interaction[Any], where: str) -> None: ...
+
+
+class SettingsHandler(Protocol):
+    """What applies a settings button (``commands.Commands``)."""
+
+    async def apply_setting(
+        self, chat: str, interaction: discord.Interaction[Any], action: Action
+    ) -> SettingsView: ...
+
+
+class Bot(Protocol):
+    """The bot as its handlers see it (``bot.BasraBot``)."""
+
+    clock: Clock
+    hands: OpenHands
+    platform: DiscordPlatform
+    metrics: Metrics
+    web: WebTable | None
+
+    @property
+    def presses(self) -> PressHandler: ...
+
+    @property
+    def commands_impl(self) -> SettingsHandler: ...
+
+    @property
+    def service(self) -> TableService: ...
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None: ...
