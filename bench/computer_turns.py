@@ -67,7 +67,7 @@ async def run(
             TableService(store, [Sink()], config=config, rng=random.Random(1)) as service,
         ):
             if inline:
-                service._thinker = Thinker(0, thread=OnTheLoop())
+                service.timers.thinker = Thinker(0, thread=OnTheLoop())
             stop = asyncio.Event()
 
             async def probe() -> None:

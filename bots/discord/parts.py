@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from ..render import Action
     from ..service import BadInput, Clock, SettingsView, TableService
     from ..web import WebTable
-    from .delivery import DiscordPlatform
     from .hands import OpenHands
+    from .replies import Reply
 
 
 class PressHandler(Protocol):
@@ -38,12 +38,20 @@ class SettingsHandler(Protocol):
     ) -> SettingsView: ...
 
 
+class Claims(Protocol):
+    """Where a press's or command's answer may show a lobby (``delivery.DiscordPlatform``)."""
+
+    message_claims: dict[int, Reply]
+    chat_claims: dict[str, Reply]
+
+
 class Bot(Protocol):
     """The bot as its handlers see it (``bot.BasraBot``)."""
 
     clock: Clock
     hands: OpenHands
-    platform: DiscordPlatform
+    @property
+    def platform(self) -> Claims: ...
     metrics: Metrics
     web: WebTable | None
 

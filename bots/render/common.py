@@ -9,7 +9,7 @@ from core import Rules
 
 from ..i18n import NP_, Translator, card_face, card_label, cards_text, facing_scores, isolate, user_text
 from ..i18n.words import computer_player_name, team_name
-from ..service.service import VARIANTS
+from ..service.chats import VARIANTS
 
 #: RULES.md §8 variants by the names the service uses, as msgids.
 VARIANT_NAMES: Final = {

@@ -12,8 +12,8 @@ from core.ai import LEVELS
 
 from ..i18n import Translator, card_label
 from ..i18n.words import cards_count, deals_left, level_name, points_count, team_name, turn_of, your_turn
+from ..service.lobbies import COMPUTER_LEVELS
 from ..service.notices import ClockWarning, YourTurn
-from ..service.service import COMPUTER_LEVELS
 from ..service.views import HandView, LobbyView, PlayDescription, Preview, TableView
 from .actions import Action, Button
 from .common import clock_text, floor_text, listed, run_of, scores_line, seat_name, side_name, variants_line

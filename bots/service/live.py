@@ -17,13 +17,18 @@ they see committed state only, and row writes never race.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core import Match, Rules
+from core import events as ev
 from storage import Seat, TableRecord
 
 from .clock import Timer
 from .views import TableView
+
+#: The engine's own events: a log also holds the service's (resigned, expired, auto_played).
+CORE_KINDS = frozenset(ev.EVENT_TYPES)
 
 
 class LiveTable:
@@ -93,3 +98,13 @@ def seat_of(record: TableRecord, player_id: str) -> int | None:
 
 def seat_name(seat: Seat) -> str | None:
     return seat.name
+
+
+def fold(events: Sequence[Mapping[str, Any]]) -> tuple[Match, bool]:
+    """The match a stored log folds to, and whether its last play was made by the clock."""
+    last_auto, previous = False, None
+    for event in events:
+        if event.get("kind") == "card_played":
+            last_auto = previous == "auto_played"
+        previous = event.get("kind")
+    return Match.from_events([dict(e) for e in events if e.get("kind") in CORE_KINDS]), last_auto

@@ -18,8 +18,8 @@ from typing import Any
 
 from storage import Store, TableRecord
 
-from .errors import MatchNotOver, NoFinishedMatch, NoSuchTable
-from .runner import Runner, fold
+from .errors import MatchNotOver, NoSuchTable
+from .live import fold
 
 #: How much of the table id a file name carries: enough to tell a chat's matches apart.
 SHORT_ID = 6
@@ -77,25 +77,3 @@ async def last_record(store: Store, chat_id: str, owner: str) -> RecordFile | No
     """The record of the chat's last finished match of the bot ``owner``, if any."""
     table = await store.last_finished_table(chat_id, owner)
     return await finished_record(store, table) if table is not None else None
-
-
-class Records(Runner):
-    """The records half of ``TableService``."""
-
-    async def record(self, table_id: str) -> RecordFile:
-        """The record of a finished match (a press on its result). MatchNotOver while it is
-        played, NoSuchTable for a table that is not a finished match of these bots."""
-        table = await self._store.get_table(table_id)
-        if table is None or not self._owns(table):
-            raise NoSuchTable(f"no table {table_id!r}")
-        if table.is_open:
-            raise MatchNotOver()
-        return await finished_record(self._store, table)
-
-    async def last_record(self, chat_id: str) -> RecordFile:
-        """The record of the chat's last finished match; NoFinishedMatch if it has none."""
-        owner = self._owners.get(chat_id.partition(":")[0])
-        found = await last_record(self._store, chat_id, owner) if owner is not None else None
-        if found is None:
-            raise NoFinishedMatch()
-        return found

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from bots.service import LobbyView, ManualClock, TableService
-from bots.service.service import REDRAW_AT_ONCE, REDRAW_PER_SECOND
+from bots.service.lifecycle import REDRAW_AT_ONCE, REDRAW_PER_SECOND
 from storage import SqliteStore
 from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform, play_out
 

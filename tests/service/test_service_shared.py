@@ -51,12 +51,12 @@ async def pair(postgres_schema: str) -> AsyncIterator[Pair]:
 
 def die(service: TableService) -> None:
     """The process is gone: nothing it armed fires any more (its store lets its locks go)."""
-    for live in list(service._tables.values()):
+    for live in list(service.tables.live.values()):
         live.cancel_timer()
-    for timer in (service._takeover, service._heartbeat):
+    for timer in (service.lifecycle._takeover, service.lifecycle._heartbeat):
         if timer is not None:
             timer.cancel()
-    service._takeover = service._heartbeat = None
+    service.lifecycle._takeover = service.lifecycle._heartbeat = None
 
 
 async def plays_of(store: Store, table_id: str) -> list[tuple[int, int, str]]:
@@ -172,7 +172,7 @@ async def test_when_a_process_dies_the_other_runs_out_its_turn_clocks(pair: Pair
 async def test_the_poller_forgets_idle_windows_and_marks_now_and_then(
     pair: Pair, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bots.service import service as module
+    from bots.service import lifecycle as module
 
     store = pair.stores[0]
     assert await store.advance_mark("msg", (5,))

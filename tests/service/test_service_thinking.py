@@ -55,7 +55,7 @@ async def first_round(db_path: Path, processes: int) -> tuple[list[tuple[int, st
         for _ in range(200):
             await clock.run_due()
             table = await service.table(table.table_id)
-            seen.update(service._thinker.pids())
+            seen.update(service.timers.thinker.pids())
             if table.round_no > 1 or not table.running:
                 break
             seat = table.seats[table.to_move or 0]
@@ -108,7 +108,7 @@ async def test_a_killed_worker_costs_no_decision(db_path: Path, caplog: pytest.L
         TableService(store, [FakePlatform()], clock=clock, config=config, rng=random.Random(3)) as service,
     ):
         table = await service.practice(GROUP, ALICE, level="expert")
-        thinker = service._thinker
+        thinker = service.timers.thinker
         killed: list[int] = []
         made = 0
         for _ in range(200):

@@ -26,7 +26,7 @@ import pytest
 
 from bots.render import Action
 from bots.render.actions import PREFIX
-from bots.service.runner import fold
+from bots.service.live import fold
 from storage import ChatSettings, Store, open_store
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.fakes.telegram_http import HttpFront

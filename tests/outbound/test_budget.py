@@ -1,0 +1,95 @@
+"""``Budget``: the sliding window of a chat's (or the bot's) writes, its reserve for urgent
+writes, the spacing of paced ones, refunds and pauses; explicit times, no clock."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bots.outbound import Budget, Limit
+
+# -- Budget: explicit times, no clock ---------------------------------------------------
+
+
+def test_at_most_calls_writes_fit_in_any_period() -> None:
+    budget = Budget(Limit(3, 1.0))
+    for at in (0.0, 0.25, 0.5):
+        assert budget.free_at(at, urgent=False) == at
+        budget.spend(at, urgent=False)
+    # The fourth fits exactly when the first leaves the window, not before.
+    assert budget.free_at(0.75, urgent=False) == 1.0
+    assert budget.free_at(0.75, urgent=True) == 1.0
+    assert budget.used(0.75) == 3
+    assert budget.free_at(1.0, urgent=False) == 1.0
+    budget.spend(1.0, urgent=False)
+    # The window slides: the next one waits for the second write, not for a fresh window.
+    assert budget.free_at(1.0, urgent=False) == 1.25
+    assert budget.used(1.0) == 3
+
+
+def test_the_reserve_is_only_for_urgent_writes() -> None:
+    budget = Budget(Limit(3, 1.0, reserve=1))
+    budget.spend(0.0, urgent=False)
+    budget.spend(0.25, urgent=False)
+    assert budget.free_at(0.5, urgent=False) == 1.0
+    assert budget.free_at(0.5, urgent=True) == 0.5
+    budget.spend(0.5, urgent=True)
+    # The reserve is spent: urgent writes now wait for the window too.
+    assert budget.free_at(0.5, urgent=True) == 1.0
+    assert budget.free_at(0.5, urgent=False) == 1.25
+
+
+def test_spacing_keeps_paced_writes_apart_but_not_urgent_ones() -> None:
+    budget = Budget(Limit(10, 1.0, spacing=0.25))
+    budget.spend(0.0, urgent=False)
+    assert budget.free_at(0.125, urgent=False) == 0.25
+    assert budget.free_at(0.125, urgent=True) == 0.125
+    # An urgent write does not restart the paced writes' spacing.
+    budget.spend(0.125, urgent=True)
+    assert budget.free_at(0.125, urgent=False) == 0.25
+    budget.spend(0.25, urgent=False)
+    assert budget.free_at(0.25, urgent=False) == 0.5
+
+
+def test_a_refund_gives_the_slot_back() -> None:
+    budget = Budget(Limit(2, 1.0, spacing=0.25))
+    budget.spend(0.0, urgent=False)
+    previous = budget.spend(0.25, urgent=False)
+    assert budget.free_at(0.25, urgent=False) == 1.0
+    budget.refund(0.25, previous)
+    assert budget.used(0.25) == 1
+    # Both the window slot and the spacing go back to what the first write left.
+    assert budget.free_at(0.25, urgent=False) == 0.25
+    # A refund after the write left the window changes nothing.
+    late = Budget(Limit(1, 1.0))
+    late.spend(0.0, urgent=False)
+    late.free_at(2.0, urgent=False)
+    late.refund(0.0, -math.inf)
+    assert late.used(2.0) == 0
+
+
+def test_a_block_delays_every_write_until_it_ends() -> None:
+    budget = Budget(Limit(10, 1.0, reserve=2))
+    budget.block(2.0)
+    assert budget.free_at(0.5, urgent=False) == 2.0
+    assert budget.free_at(0.5, urgent=True) == 2.0
+    # A shorter pause asked later does not shorten the first.
+    budget.block(1.0)
+    assert budget.free_at(0.5, urgent=True) == 2.0
+    assert budget.free_at(2.5, urgent=True) == 2.5
+
+
+@pytest.mark.parametrize("limit", [Limit(0, 1.0), Limit(3, 0.0), Limit(3, 1.0, reserve=3), Limit(3, 1.0, -1)])
+def test_an_unusable_limit_is_refused(limit: Limit) -> None:
+    with pytest.raises(ValueError):
+        Budget(limit)
+
+
+def test_refunding_one_of_two_writes_at_the_same_instant_keeps_the_others_spacing() -> None:
+    budget = Budget(Limit(10, 1.0, spacing=0.25))
+    first = budget.spend(0.0, urgent=True)  # e.g. the overall budget, two chats at one clock tick
+    budget.spend(0.0, urgent=False)
+    budget.refund(0.0, first)
+    # The paced write at 0.0 still stands: the next paced one must keep 0.25 away.
+    assert budget.free_at(0.0, urgent=False) == 0.25
