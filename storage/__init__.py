@@ -31,7 +31,7 @@ from .models import (
     TableStatus,
 )
 from .postgres import PostgresStore
-from .protocol import Store
+from .protocol import Coordination, Store, TableStore
 from .sqlite import SqliteStore
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_SIGMA",
     "OPEN_STATUSES",
     "ChatSettings",
+    "Coordination",
     "DamagedRow",
     "DamagedTable",
     "DatabaseInUse",
@@ -63,6 +64,7 @@ __all__ = [
     "TableMode",
     "TableRecord",
     "TableStatus",
+    "TableStore",
     "VersionConflict",
     "is_postgres_url",
     "open_store",

@@ -3,7 +3,7 @@
 ``copy_database`` reads the file through a read-only connection and SQLite's
 online backup API, in one step: the copy is one committed state of the file,
 with every write acknowledged before it began and none half-made. It needs
-read access and no process lock (``storage.lock``), so a running bot goes on
+read access and no process lock (``storage.sqlite.lock``), so a running bot goes on
 playing meanwhile. The copy is written beside its destination under a
 temporary name, switched to a rollback journal (a single file, no ``-wal``
 to carry along), checked with ``PRAGMA integrity_check`` and flushed to disk

@@ -27,7 +27,7 @@ class OpenTableExists(StorageError):
 
 
 class DatabaseInUse(StorageError):
-    """Another bot process holds the database file (see ``storage.lock``)."""
+    """Another bot process holds the database file (see ``storage.sqlite.lock``)."""
 
 
 class DamagedRow(StorageError):

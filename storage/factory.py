@@ -24,7 +24,7 @@ def open_store(
 
     A ``postgresql://`` or ``postgres://`` URL gives a ``PostgresStore``, which any number
     of processes may share; anything else is the path of an SQLite file, for one process
-    (``exclusive``: hold ``storage.lock.ProcessLock`` while open, so a second one refuses
+    (``exclusive``: hold ``storage.sqlite.lock.ProcessLock`` while open, so a second one refuses
     to start). ``announce``: on PostgreSQL, each new version or status of a table this
     store writes is told to every process listening (``Store.changes``); a notification
     costs every notifying commit of the database a shared lock, so only the processes

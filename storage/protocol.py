@@ -1,8 +1,12 @@
-"""The store protocol: all the table service may ask of storage.
+"""The store protocols: all the table service and the adapters may ask of storage.
 
-Kept small so the service can be tested against any implementation and so no
-SQL leaks past ``storage/``. Every method that writes either commits all of its
-effects or none, and returns only after the commit is durable.
+``TableStore`` holds the game: tables, their event logs, results, chats and players,
+and the service's own clock. ``Coordination`` holds what the processes of the bots
+agree on: who does a table's timed work (claims), locks, rate windows and marks,
+who leads a bot, notifications of change, and where each table's messages are.
+``Store`` is both, and opens and closes. No SQL leaks past ``storage/``. Every method
+that writes either commits all of its effects or none, and returns only after the
+commit is durable.
 """
 
 from __future__ import annotations
@@ -25,29 +29,8 @@ from .models import (
 )
 
 
-class Store(Protocol):
-    """Persistence for lobbies, match event logs, chat settings and profiles."""
-
-    @property
-    def shared(self) -> bool:
-        """Whether several processes may use this database at once (PostgreSQL), or one
-        process alone does (SQLite). With one process, ``hold`` and ``take_window`` live
-        in that process and a claim only ever meets the process's own claims."""
-
-    async def open(self) -> None:
-        """Connect and bring the schema up to date; safe to call on an existing file."""
-
-    async def close(self) -> None:
-        """Finish pending writes and disconnect."""
-
-    async def __aenter__(self) -> Self: ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
+class TableStore(Protocol):
+    """Lobbies, match event logs, results, chat settings, profiles and the service's clock."""
 
     # Tables (lobbies and matches) -------------------------------------------
 
@@ -181,6 +164,28 @@ class Store(Protocol):
         soonest first: what a starting service arms its clocks from without loading the
         tables. One indexed statement."""
 
+    async def set_aside(self, table_id: str) -> None:
+        """Close a table that cannot go on (a lobby as cancelled, a match as expired),
+        whatever its row holds; nothing else of it changes."""
+
+    async def resume(self, name: str, at: float, until: float, owners: Sequence[str]) -> float:
+        """The service ``name`` of the bots ``owners`` (``"tg:<bot id>"``) starts at ``at``.
+
+        In one transaction: each owner adopts the tables of its platform written before
+        tables had owners; the time since the service was last noted alive is added to the
+        ``deadline`` and the ``due_at`` of every open table of ``owners``; ``until`` is noted
+        as its time alive. Returns the time added."""
+
+
+class Coordination(Protocol):
+    """What the processes of the bots on one database agree on."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes may use this database at once (PostgreSQL), or one
+        process alone does (SQLite). With one process, ``hold`` and ``take_window`` live
+        in that process and a claim only ever meets the process's own claims."""
+
     # Claims: which process does a table's timed work --------------------------
 
     async def claim_due(
@@ -248,14 +253,22 @@ class Store(Protocol):
         a message not edited for that long is not edited again. Returns how many went.
         A store that keeps them in its process bounds them there and forgets nothing here."""
 
-    async def set_aside(self, table_id: str) -> None:
-        """Close a table that cannot go on (a lobby as cancelled, a match as expired),
-        whatever its row holds; nothing else of it changes."""
 
-    async def resume(self, name: str, at: float, until: float, owners: Sequence[str]) -> float:
-        """The service ``name`` of the bots ``owners`` (``"tg:<bot id>"``) starts at ``at``.
+class Store(TableStore, Coordination, Protocol):
+    """A whole store: the game's rows and the processes' coordination, opened once."""
 
-        In one transaction: each owner adopts the tables of its platform written before
-        tables had owners; the time since the service was last noted alive is added to the
-        ``deadline`` and the ``due_at`` of every open table of ``owners``; ``until`` is noted
-        as its time alive. Returns the time added."""
+    async def open(self) -> None:
+        """Connect and bring the schema up to date; safe to call on an existing file."""
+
+    async def close(self) -> None:
+        """Finish pending writes and disconnect."""
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+

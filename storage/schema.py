@@ -84,7 +84,7 @@ async def connect(path: Path, busy_timeout: float) -> aiosqlite.Connection:
     FULL`` fsyncs the log at every commit, so an acknowledged write survives a
     SIGKILL or a power cut. Autocommit mode (``isolation_level=None``) leaves
     every transaction boundary to the store. The store's writer commits on
-    the same connection from a thread of its own (``storage.writer``), never
+    the same connection from a thread of its own (``storage.sqlite.writer``), never
     while aiosqlite's thread uses it: hence ``check_same_thread=False``.
     """
     conn = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)

@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from .errors import StorageError
+from ..errors import StorageError
 
 T = TypeVar("T")
 Work = Callable[[aiosqlite.Connection], Awaitable[T]]

@@ -17,9 +17,9 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from . import codec
-from .errors import NotFound, OpenTableExists, VersionConflict
-from .models import OPEN_STATUSES, TableRecord
+from .. import codec
+from ..errors import NotFound, OpenTableExists, VersionConflict
+from ..models import OPEN_STATUSES, TableRecord
 
 T = TypeVar("T")
 

@@ -1,40 +1,21 @@
-"""The store on one SQLite file, through aiosqlite.
-
-One connection serves the whole process and an asyncio lock serializes its
-use, so each write is one ``BEGIN IMMEDIATE ... COMMIT`` (writes queued
-meanwhile share it, each in its own savepoint: see ``writer``) that no other
-task's statements can slip into. ``BEGIN IMMEDIATE`` also takes the file's
-write lock up front, so processes sharing the file (a Telegram and a Discord
-bot) queue instead of failing half-way. Once queued, a write commits or rolls
-back whole, whatever happens to its caller.
+"""The game's rows in SQLite: tables and their event logs, chats, players, results, and the
+service's own clock (``storage.TableStore``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import os
 import sqlite3
-import time
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
-from pathlib import Path
-from types import TracebackType
-from typing import Any, Final, Self, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 import aiosqlite
 
-from . import backup, codec, ranking, schema, tablesql
-from .errors import NotFound, StorageError
-from .keyed import KeyedLocks, Leads, Marks, Windows
-from .lead import Lead
-from .lock import ProcessLock
-from .models import (
+from .. import codec, ranking
+from ..errors import NotFound
+from ..models import (
     DEFAULT_MU,
     DEFAULT_RATING,
     DEFAULT_SIGMA,
-    OPEN_STATUSES,
     ChatSettings,
     DamagedTable,
     MatchResult,
@@ -44,16 +25,11 @@ from .models import (
     StoredEvent,
     TableRecord,
 )
-from .writer import SyncWork, Work, Writer
+from . import tablesql
+from .connection import _OPEN, Connected
 
-T = TypeVar("T")
-
-log = logging.getLogger(__name__)
-
-_OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
-# A table is free to claim unless another holder's lease on it is still running.
-_CLAIMABLE: Final = "(claim_until IS NULL OR claim_until < ? OR claim_holder = ?)"
 _SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
+
 # A chat's new id takes over its settings (unless it has its own), its
 # results and its closed tables; an open table moves with its own row write.
 # A moved row counts as a new revision, so a write based on the row as read
@@ -65,12 +41,7 @@ _MOVE_CHAT: Final = (
     "UPDATE tables SET chat_id = :new, revision = revision + 1, updated_at = :now"
     f" WHERE chat_id = :old AND NOT {_OPEN}",
 )
-_SELECT_REFS: Final = "SELECT key, value FROM message_refs WHERE table_id = ?"
-_KEEP_REF: Final = (
-    "INSERT INTO message_refs (table_id, key, value, updated_at) VALUES (?, ?, ?, ?)"
-    " ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
-)
-_FORGET_REF: Final = "DELETE FROM message_refs WHERE table_id = ? AND key = ?"
+
 _PUT_SETTINGS: Final = """
 INSERT INTO chat_settings (chat_id, language, rules, turn_seconds, ai_delay_ms, updated_at)
 VALUES (:chat_id, :language, :rules, :turn_seconds, :ai_delay_ms, :updated_at)
@@ -78,6 +49,7 @@ ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language, rules = exclud
     turn_seconds = excluded.turn_seconds, ai_delay_ms = excluded.ai_delay_ms,
     updated_at = excluded.updated_at
 """
+
 _UPSERT_PLAYER: Final = """
 INSERT INTO players (player_id, name, platform_language, mu, sigma, rating, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -87,152 +59,9 @@ ON CONFLICT (player_id) DO UPDATE SET name = excluded.name,
 RETURNING *
 """
 
-#: The leads of each file, shared by the stores of this process on it.
-_LEADS: dict[str, Leads] = {}
 
-
-class SqliteStore:
-    """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
-
-    One process uses the file (``shared`` is False): ``hold`` locks and rate windows
-    are kept in the process, and claims only ever meet claims of the same process.
-
-    ``clock`` gives the epoch seconds stamped on rows; tests may pass their own.
-    ``exclusive``: hold ``storage.lock.ProcessLock`` while open, so that a second bot
-    process on the same file refuses to start (``DatabaseInUse``).
-    """
-
-    def __init__(
-        self,
-        path: str | Path,
-        *,
-        busy_timeout: float = 10.0,
-        clock: Callable[[], float] = time.time,
-        exclusive: bool = False,
-    ) -> None:
-        self.shared = False
-        self.path = Path(path)
-        self._named = bool(str(path).strip())
-        self._process_lock = ProcessLock(self.path) if exclusive else None
-        self._busy_timeout = busy_timeout
-        self._clock = clock
-        self._conn: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
-        self._writer = Writer(str(self.path), self._connection, self._lock)
-        self._held = KeyedLocks()
-        self._windows = Windows()
-        self._marks = Marks()
-        # Stores of one file in one process lead together (other processes are kept off the
-        # file by ``ProcessLock``).
-        self._leading = _LEADS.setdefault(str(self.path.resolve()), Leads())
-
-    # Life cycle --------------------------------------------------------------
-
-    async def open(self) -> None:
-        if self._conn is not None:
-            return
-        if not self._named:
-            raise StorageError("the database path is empty: set BASRA_DATABASE (or --database) to a file")
-        if self.path.is_dir() or not self.path.name:
-            raise StorageError(f"{str(self.path)!r} is a directory, not a database file")
-        if not self.path.parent.is_dir():
-            raise StorageError(f"cannot open {str(self.path)!r}: its folder does not exist")
-        # SQLite would open a read-only file for reading only, and fail at the first write.
-        if self.path.exists() and not os.access(self.path, os.W_OK):
-            raise StorageError(f"cannot use {str(self.path)!r}: the file is read-only")
-        # Its write-ahead log and lock live beside it.
-        if not os.access(self.path.parent, os.W_OK | os.X_OK):
-            raise StorageError(f"cannot use {str(self.path)!r}: its folder is read-only")
-        if self._process_lock is not None:
-            self._process_lock.acquire()
-        try:
-            try:
-                conn = await schema.connect(self.path, self._busy_timeout)
-            except (sqlite3.Error, OSError) as error:
-                raise StorageError(f"cannot open {str(self.path)!r}: {error}") from error
-            try:
-                await self._back_up_before_migrating(conn)
-                await schema.migrate(conn)
-            except (sqlite3.Error, OSError) as error:
-                await conn.close()
-                raise StorageError(f"cannot use {str(self.path)!r}: {error}") from error
-            except StorageError as error:  # a schema newer than the program's: name the file
-                await conn.close()
-                raise StorageError(f"cannot use {str(self.path)!r}: {error}") from error
-            except BaseException:
-                await conn.close()
-                raise
-        except BaseException:
-            if self._process_lock is not None:
-                self._process_lock.release()
-            raise
-        self._conn = conn
-
-    async def _back_up_before_migrating(self, conn: aiosqlite.Connection) -> None:
-        """Say which file this is, and copy it beside itself if a migration is about to
-        change it: a service started in another folder begins on a new, empty file, and the
-        path in the log is how to tell."""
-        migrations = schema.load_migrations()
-        current, latest = await schema.schema_version(conn), migrations[-1].version if migrations else 0
-        where = str(self.path.resolve())
-        if current == 0:
-            log.info("database %s: empty, creating schema %d", where, latest)
-        elif current < latest:
-            copied = await asyncio.to_thread(backup.keep_before_migration, self.path, current + 1)
-            log.info("database %s (schema %d): backed up to %s before migrating it to schema %d",
-                     where, current, copied.path.name, latest)
-        else:
-            log.info("database %s (schema %d)", where, current)
-
-    async def close(self) -> None:
-        await self._writer.wait()
-        async with self._lock:
-            await self._writer.close()
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                await conn.close()
-            if self._process_lock is not None:
-                self._process_lock.release()
-
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    def _connection(self) -> aiosqlite.Connection:
-        if self._conn is None:
-            raise StorageError(f"store {str(self.path)!r} is not open")
-        return self._conn
-
-    async def _read(self, work: Work[T]) -> T:
-        async with self._writer.reading() as conn:
-            try:
-                return await work(conn)
-            except sqlite3.Error as error:
-                raise StorageError(f"reading {str(self.path)!r} failed: {error}") from error
-
-    async def _write(self, work: Work[T]) -> T:
-        """Run ``work`` as its own all-or-nothing step of a durable transaction."""
-        value: T = await self._writer.write(work, False)
-        return value
-
-    async def _write_sync(self, work: SyncWork[T]) -> T:
-        """``_write`` for work done with plain sqlite3 calls in the connection's thread.
-
-        Such writes are committed in groups without a hand-off to that thread
-        each, let alone one per statement: this is the path every play takes.
-        """
-        value: T = await self._writer.write(work, True)
-        return value
-
-    # Tables ------------------------------------------------------------------
+class SqliteRows(Connected):
+    """The ``TableStore`` half of ``SqliteStore``."""
 
     async def create_table(self, table: TableRecord) -> TableRecord:
         if table.version != 0:
@@ -326,76 +155,6 @@ class SqliteStore:
 
         return await self._read(work)
 
-    # Claims, locks and rate windows --------------------------------------------
-
-    async def claim_due(
-        self, owners: Sequence[str], now: float, holder: str, lease: float, limit: int = 100
-    ) -> list[str]:
-        if not owners or limit < 1:
-            return []
-        marks = ", ".join("?" for _ in owners)
-        sql = (
-            "UPDATE tables SET claim_holder = ?, claim_until = ? WHERE table_id IN ("
-            f"SELECT table_id FROM tables WHERE owner IN ({marks}) AND {_OPEN} AND due_at <= ?"
-            f" AND {_CLAIMABLE} ORDER BY due_at, table_id LIMIT ?) RETURNING table_id, due_at"
-        )
-        params = (holder, now + lease, *owners, now, now, holder, limit)
-
-        def work(db: sqlite3.Connection) -> list[str]:
-            rows = db.execute(sql, params).fetchall()
-            return [str(row[0]) for row in sorted(rows, key=lambda row: (row[1], row[0]))]
-
-        return await self._write_sync(work)
-
-    async def claim(self, table_id: str, now: float, holder: str, lease: float) -> bool:
-        sql = (
-            f"UPDATE tables SET claim_holder = ?, claim_until = ? WHERE table_id = ? AND {_OPEN}"
-            f" AND {_CLAIMABLE} RETURNING table_id"
-        )
-
-        def work(db: sqlite3.Connection) -> bool:
-            return db.execute(sql, (holder, now + lease, table_id, now, holder)).fetchone() is not None
-
-        return await self._write_sync(work)
-
-    def hold(self, key: str) -> AbstractAsyncContextManager[None]:
-        return self._held.hold(key)
-
-    def leadership(self, key: str) -> AbstractAsyncContextManager[Lead]:
-        return self._leading.hold(key)
-
-    async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
-        return self._windows.take(key, calls, period, now)
-
-    async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
-        return self._marks.advance(key, tuple(stamp))
-
-    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
-        return contextlib.nullcontext()  # one process: it knows what it changed
-
-    async def message_refs(self, table_id: str) -> dict[str, Any]:
-        async def work(conn: aiosqlite.Connection) -> dict[str, Any]:
-            async with conn.execute(_SELECT_REFS, (table_id,)) as cursor:
-                return {str(row[0]): codec.loads(row[1]) for row in await cursor.fetchall()}
-
-        return await self._read(work)
-
-    async def keep_refs(self, table_id: str, refs: Mapping[str, Any]) -> None:
-        now = self._clock()
-        kept = [(table_id, key, codec.dumps(value), now) for key, value in refs.items() if value is not None]
-        gone = [(table_id, key) for key, value in refs.items() if value is None]
-
-        def work(db: sqlite3.Connection) -> None:
-            if kept:
-                db.executemany(_KEEP_REF, kept)
-            if gone:
-                db.executemany(_FORGET_REF, gone)
-
-        await self._write_sync(work)
-
-    async def forget_idle(self, idle: float) -> int:
-        return 0  # kept in this process, and bounded there (``storage.keyed``)
-
     async def set_aside(self, table_id: str) -> None:
         async def work(conn: aiosqlite.Connection) -> None:
             await conn.execute(
@@ -405,8 +164,6 @@ class SqliteStore:
             )
 
         await self._write(work)
-
-    # Event log ---------------------------------------------------------------
 
     async def append_events(
         self,
@@ -448,8 +205,6 @@ class SqliteStore:
             return [codec.event_from_row(row) for row in rows]
 
         return await self._read(work)
-
-    # Chats and players -------------------------------------------------------
 
     async def get_chat_settings(self, chat_id: str) -> ChatSettings:
         async def work(conn: aiosqlite.Connection) -> ChatSettings:
@@ -506,8 +261,6 @@ class SqliteStore:
 
         await self._write(work)
 
-    # Results, ratings, leaderboards ------------------------------------------
-
     async def record_result(self, result: MatchResult) -> bool:
         return await self._write(lambda conn: ranking.apply_result(conn, result, self._clock()))
 
@@ -520,8 +273,6 @@ class SqliteStore:
     async def player_stats(self, player_id: str, chat_id: str | None = None) -> Standing | None:
         lines = await self._read(lambda conn: ranking.standings(conn, chat_id, player_id=player_id))
         return lines[0] if lines else None
-
-    # The service's own clock ---------------------------------------------------
 
     async def note_alive(self, name: str, at: float) -> None:
         async def work(conn: aiosqlite.Connection) -> None:

@@ -14,7 +14,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from .errors import DatabaseInUse, StorageError
+from ..errors import DatabaseInUse, StorageError
 
 
 class ProcessLock:

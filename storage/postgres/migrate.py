@@ -14,8 +14,8 @@ import time
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .errors import StorageError
-from .schema import load_migrations
+from ..errors import StorageError
+from ..schema import load_migrations
 
 _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('basra migrations ' || current_schema(), 0))"
 _VERSION_TABLE = """

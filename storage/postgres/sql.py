@@ -15,9 +15,9 @@ from typing import Any, Final, TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from . import codec, ranking
-from .errors import NotFound, OpenTableExists, VersionConflict
-from .models import (
+from .. import codec, ranking
+from ..errors import NotFound, OpenTableExists, VersionConflict
+from ..models import (
     DEFAULT_MU,
     DEFAULT_RATING,
     DEFAULT_SIGMA,

@@ -1,0 +1,17 @@
+"""The PostgreSQL store, whole: its rows and its coordination over the server's connections."""
+
+from __future__ import annotations
+
+from .coordination import PostgresCoordination
+from .rows import PostgresRows
+
+
+class PostgresStore(PostgresRows, PostgresCoordination):
+    """A ``storage.Store`` on the PostgreSQL database at ``url`` (its schema made or
+
+    brought up to date on ``open``), shared by any number of processes (``shared``).
+
+    ``clock`` gives the epoch seconds stamped on rows. ``max_connections`` bounds the
+    pool for reads and writes, ``max_holds`` the one for ``hold``; ``server_settings``
+    go to every connection (``{"search_path": ...}`` keeps the tables in a schema).
+    """
