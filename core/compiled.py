@@ -58,15 +58,11 @@ COMPILED_MODULES = (
     "ai.playout",
     "ai.strong",
     "ai.values",
-    # The baseline level's frozen copies of the expert and its helpers.
+    # The baseline level's frozen copy of the expert (its helpers are the engine's own).
     "ai.baseline.expert",
-    "ai.baseline.judge",
-    "ai.baseline.knowledge",
     "ai.baseline.moves",
-    "ai.baseline.odds",
     "ai.baseline.playout",
     "ai.baseline.strong",
-    "ai.baseline.values",
 )
 DIGESTS_FILE = "compiled-sources.json"
 # DIGESTS_FILE's one key, instead of the digests, when setup.py could not compile the modules.

@@ -9,26 +9,23 @@ from core import BasraError, Rules
 from storage import (
     ChatSettings,
     StorageError,
-    Store,
 )
 
 from ..i18n import resolve_language
 from ..i18n.lang import supported_language
-from .clock import Clock
-from .config import ServiceConfig
 from .errors import (
     BadInput,
     BadSetting,
     TableExists,
 )
 from .ids import Person, platform_of
-from .languages import Languages
 from .live import LiveTable
 from .notices import (
     LobbyUpdated,
     TableUpdated,
 )
-from .tables import Decision, Tables
+from .tables import Decision
+from .usecase import UseCase
 from .views import (
     SettingsView,
 )
@@ -45,16 +42,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
 TURN_SECONDS_RANGE = (10, 3600)
 
 
-class Chats:
+class Chats(UseCase):
     """The settings half of the table service."""
-
-    def __init__(self, tables: Tables, languages: Languages, store: Store, clock: Clock,
-                 config: ServiceConfig) -> None:
-        self._t = tables
-        self._lang = languages
-        self._store = store
-        self._clock = clock
-        self._config = config
 
     def _settings_view(self, chat_id: str, settings: ChatSettings | None) -> SettingsView:
         rules = Rules.from_dict(settings.rules or None) if settings else Rules()

@@ -10,14 +10,11 @@ from core.ai import LEVELS
 from storage import (
     OpenTableExists,
     Seat,
-    Store,
     TableRecord,
 )
 
 from . import lobby as seats_
 from . import viewing
-from .clock import Clock
-from .config import ServiceConfig
 from .errors import (
     BadInput,
     LobbyNotOpen,
@@ -28,14 +25,14 @@ from .errors import (
     UnknownLevel,
 )
 from .ids import Person, new_table_id, platform_of
-from .languages import Languages
 from .live import LiveTable, capacity, header, people, seat_of
 from .notices import (
     LobbyClosed,
     LobbyUpdated,
     Notice,
 )
-from .tables import Acknowledge, Decision, Tables
+from .tables import Acknowledge, Decision
+from .usecase import UseCase
 from .views import (
     LobbyView,
     TableMode,
@@ -49,16 +46,8 @@ log = logging.getLogger(__name__)
 COMPUTER_LEVELS = ("beginner", "strong", "expert")
 
 
-class Lobbies:
+class Lobbies(UseCase):
     """The lobby half of the table service."""
-
-    def __init__(self, tables: Tables, languages: Languages, store: Store, clock: Clock,
-                 config: ServiceConfig) -> None:
-        self._t = tables
-        self._lang = languages
-        self._store = store
-        self._clock = clock
-        self._config = config
 
     async def new_lobby(
         self,

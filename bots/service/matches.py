@@ -10,12 +10,9 @@ from core.ai import player
 from core.ai.reasons import CARD_FIELDS
 from storage import (
     DamagedTable,
-    Store,
 )
 
 from . import viewing
-from .clock import Clock
-from .config import ServiceConfig
 from .errors import (
     BadInput,
     CardNotInHand,
@@ -27,9 +24,9 @@ from .errors import (
     NotYourTurn,
     StaleView,
 )
-from .languages import Languages
 from .live import LiveTable, seat_of
-from .tables import Acknowledge, Decision, Tables
+from .tables import Acknowledge, Decision
+from .usecase import UseCase
 from .views import (
     HandView,
     HintView,
@@ -44,16 +41,8 @@ log = logging.getLogger(__name__)
 HINT_LEVEL = "strong"
 
 
-class Matches:
+class Matches(UseCase):
     """The match half of the table service."""
-
-    def __init__(self, tables: Tables, languages: Languages, store: Store, clock: Clock,
-                 config: ServiceConfig) -> None:
-        self._t = tables
-        self._lang = languages
-        self._store = store
-        self._clock = clock
-        self._config = config
 
     async def table(self, table_id: str) -> TableView:
         """The public table of a running or finished match."""

@@ -1,4 +1,5 @@
-"""The baseline level: the expert as first released, frozen with its helpers.
+"""The baseline level: the expert as first released, frozen; the helpers that have not
+changed since (judge, knowledge, odds, values) are the engine's own.
 
 ``player("baseline", seed=...)`` plays exactly as the expert did before it
 was strengthened; the arena measures progress against it. It is a level for

@@ -14,10 +14,10 @@ from ...cards import Card
 from ...plans import is_basra, plan_positions_for
 from ...rules import Rules
 from ...view import SeatView
-from .judge import DEFAULT_WEIGHTS, Situation, Weights, judge
-from .knowledge import buried_placement, hidden_cards
-from .odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
-from .values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
+from ..judge import DEFAULT_WEIGHTS, Situation, Weights, judge
+from ..knowledge import buried_placement, hidden_cards
+from ..odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
+from ..values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
 
