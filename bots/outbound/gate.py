@@ -1,12 +1,15 @@
-"""The token's budget handed out one write at a time, fairly, when every chat wants it.
+"""The bot's budget handed out one write at a time, by deadline, when every chat wants it.
 
 Each chat's lane waits for its own chat's budget (``Budget``) on its own; the bot's
 budget (Telegram's 30 writes a second for a token) is shared by every lane, and once it
 is the bottleneck the order in which lanes get it decides who waits. Lanes queue here
-for it: a write someone waits for (``urgent``: a turn, a reply, a preview) goes before a
-refresh nobody waits for, and among alike writes the one whose message has waited
-longest goes first, so every table moves at the same pace under load instead of some
-starving while others stay live.
+for it, each write with a deadline: when its message began to wait, plus
+``URGENT_WAIT`` for a write someone is waiting for (a turn, a reply, a preview) or
+``PACED_WAIT`` for a refresh. The earliest deadline goes first. So a person's write
+goes ahead of refreshes, yet a refresh that has waited long goes ahead of new urgent
+writes: no table's view starves while private writes are many, and every table moves
+at the same pace under load. Grants keep ``Limit.spacing`` apart, so the window
+never fills in a burst that would keep the next urgent write waiting for it to clear.
 """
 
 from __future__ import annotations
@@ -15,55 +18,72 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import math
 from collections.abc import Callable
 
 from .budget import Budget
 
-#: What a grant holds: when it was spent, and what ``Budget.refund`` needs to give it back.
-Grant = tuple[float, float | None]
+#: What a grant holds: when it was spent, and the grant before it (to give it back).
+Grant = tuple[float, float]
+#: How long a write may wait for the bot's budget before it is late: someone waits for an
+#: urgent one; a refresh has the rest of the 4 s a group's table may lag behind.
+URGENT_WAIT = 0.25
+PACED_WAIT = 2.0
 
 
 class Gate:
-    """Grants ``budget``'s writes to waiting lanes: urgent ones first, then oldest first."""
+    """Grants ``budget``'s writes to waiting lanes, the earliest deadline first."""
 
     def __init__(self, budget: Budget, now: Callable[[], float]) -> None:
         self.budget = budget
         self._now = now
         self._seq = itertools.count()
-        self._waiting: list[tuple[tuple[bool, float, int], bool, asyncio.Future[Grant]]] = []
+        self._waiting: list[tuple[tuple[float, int], asyncio.Future[Grant]]] = []
+        self._last = -math.inf
         self._arrived = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def waiting(self) -> int:
         """Lanes waiting for a grant now."""
-        return sum(1 for *_, future in self._waiting if not future.done())
+        return sum(1 for _, future in self._waiting if not future.done())
 
     async def turn(self, *, urgent: bool, since: float) -> Grant:
         """Wait for this write's turn (``since``: when its message began to wait), and spend
-        it. A caller cancelled after the grant must ``refund`` it."""
+        it. A caller that does not use the grant must ``refund`` it."""
         future: asyncio.Future[Grant] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, ((not urgent, since, next(self._seq)), urgent, future))
+        deadline = since + (URGENT_WAIT if urgent else PACED_WAIT)
+        heapq.heappush(self._waiting, ((deadline, next(self._seq)), future))
         self._arrived.set()
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._grant())
-        return await future
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.refund(future.result())  # granted as the caller was cancelled
+            raise
 
     def refund(self, grant: Grant) -> None:
         """A granted write made no call after all."""
-        self.budget.refund(*grant)
+        at, before = grant
+        self.budget.refund(at, None)
+        if self._last == at:
+            self._last = before
 
     async def _grant(self) -> None:
         waiting = self._waiting
         while waiting:
-            _, urgent, future = waiting[0]
+            _, future = waiting[0]
             if future.done():  # its lane gave up waiting (cancelled)
                 heapq.heappop(waiting)
                 continue
             now = self._now()
-            at = self.budget.free_at(now, urgent=urgent)
+            at = max(self.budget.free_at(now, urgent=True), self._last + self.budget.limit.spacing)
             if at <= now:
                 heapq.heappop(waiting)
-                future.set_result((now, self.budget.spend(now, urgent=urgent)))
+                self.budget.spend(now, urgent=True)
+                future.set_result((now, self._last))
+                self._last = now
                 continue
             # Until the first in line fits, or until another arrives (it may come first).
             self._arrived.clear()
@@ -74,6 +94,6 @@ class Gate:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        for *_, future in self._waiting:
+        for _, future in self._waiting:
             future.cancel()
         self._waiting.clear()

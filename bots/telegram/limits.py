@@ -12,7 +12,10 @@ count alike. The bot keeps under each with a margin on the period (2 % and
   for a minute;
 - a private chat: one of the 3 is kept for an urgent write (a player's turn,
   a preview, a play's confirmation);
-- the token: a third of the 30 is kept for urgent writes.
+- the token: its 30 a second go out evenly spaced, each write in turn by its
+  deadline (``bots.outbound.gate``): a person's (a turn, a preview, a reply) first,
+  but a group's refresh never waits behind them for long, so every table's view
+  stays within a few seconds while private writes are many.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     group_period = padded(GROUP[1], speedup=speedup)
     group = Limit(GROUP[0], group_period, reserve=2, spacing=group_period / (GROUP[0] - 2))
     private = Limit(PRIVATE[0], padded(PRIVATE[1], speedup=speedup), reserve=1)
-    overall = Limit(OVERALL[0], padded(OVERALL[1], speedup=speedup), reserve=10)
+    overall_period = padded(OVERALL[1], speedup=speedup)
+    overall = Limit(OVERALL[0], overall_period, reserve=10, spacing=overall_period / OVERALL[0])
 
     def limit_of(chat: Hashable) -> Limit:
         return group if isinstance(chat, int) and chat < 0 else private

@@ -9,6 +9,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+import pytest
+
 from bots.outbound import FAILED, SENT, SKIPPED, Dispatcher, Limit, Outcome, Retry, Write
 
 PATIENCE = 2.0  # seconds; a lane that never finishes fails the test instead of hanging it
@@ -444,3 +446,27 @@ async def test_when_the_bots_budget_is_short_the_chat_waiting_longest_goes_first
     times = sorted(at for _, at in platform.runs)
     assert all(later - earlier >= 0.05 - 1e-3 for earlier, later in pairwise(times))
 
+
+
+async def test_a_refresh_that_waited_long_goes_before_newer_urgent_writes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Writes people wait for do not starve a table's refresh: each write has a deadline
+    (``gate``), and a refresh past its own goes before urgent writes that came later."""
+    from bots.outbound import gate
+
+    monkeypatch.setattr(gate, "URGENT_WAIT", 0.02)
+    monkeypatch.setattr(gate, "PACED_WAIT", 0.2)
+    platform = Platform()
+    outbound = Dispatcher(lambda chat: ROOMY, Limit(1, 0.04))
+    outbound.put(platform.write("refresh a", chat="group a"))
+    outbound.put(platform.write("refresh b", chat="group b"))
+    for n in range(60):  # a person's write every 10 ms, more than the budget lets through
+        outbound.put(platform.write(f"turn {n}", chat=f"private {n}", urgent=True))
+        await asyncio.sleep(0.01)
+    assert await outbound.idle(PATIENCE)
+    order = platform.names()
+    assert order.index("turn 0") < order.index("refresh b")  # before its deadline, people's first
+    # Its deadline (0.2 s) comes before those of the turns put after 0.2 s: it goes first,
+    # instead of waiting until the people's writes stop coming.
+    assert order.index("refresh b") < order.index("turn 25") < order.index("turn 59")
