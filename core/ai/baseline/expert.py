@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from ...view import SeatView
 from ..base import Player
-from ..moves import Move
 from ..judge import DEFAULT_WEIGHTS, Weights
+from ..moves import Move
 from .moves import without_wasted_points
 from .playout import Sampler, World
 from .strong import ranked

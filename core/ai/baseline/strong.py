@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ...view import SeatView
-from ..moves import Move
 from ..judge import DEFAULT_WEIGHTS, Situation, Weights, judge
 from ..knowledge import buried_placement, hidden_cards
+from ..moves import Move
 from ..odds import floor_key
 from ..values import kind_counts
 
