@@ -1,7 +1,7 @@
 """Durable plays per second through the table service, start-up time, memory per match.
 
     python bench/service.py [--matches 50] [--plays 4000] [--database PATH|URL]
-                            [--processes 1] [--startup 1000,5000]
+                            [--processes 1] [--alone] [--startup 1000,5000] [--recent]
 
 Plays go through ``TableService.play`` exactly as an adapter's presses would:
 checked, applied, committed to the store and delivered (to an adapter that
@@ -10,13 +10,19 @@ an SQLite file (default: a temporary one; WAL, ``synchronous=FULL``) or a
 ``postgresql://`` URL, in which each run makes a schema of its own and drops it
 afterwards. ``--processes N`` runs N service processes on the one database,
 each with its share of the matches, started together: the figure is all their
-plays over the time the slowest took (SQLite: one process only).
+plays over the time the slowest took (SQLite: one process only). ``--alone``: each
+process's service acts alone on its tables, as the process that leads a Telegram bot
+does (no lock across processes, no read of the row before each action); otherwise
+they act as Discord shard processes do, each action ordered across processes.
 
 Start-up (``--startup``): that many open running matches are stored, quiet for
 an hour, and the time to open the store and start a service on it is taken
-(the median of three starts). Memory per running match is the traced
-allocation growth (tracemalloc) of opening and starting 200 1-v-1 matches,
-divided by their number.
+(the median of three starts), with the memory the start allocated (tracemalloc's
+peak). ``--recent``: the matches were written just before the service stopped
+without delivering everything (a crash), so the start lists them all to draw
+again, draws the latest 20 and leaves the rest to be drawn behind live play.
+Memory per running match is the traced allocation growth (tracemalloc) of
+opening and starting 200 1-v-1 matches, divided by their number.
 """
 
 from __future__ import annotations
@@ -80,14 +86,17 @@ async def play_one(service: TableService, table_id: str, rng: random.Random) -> 
 
 
 async def throughput(
-    database: str, matches: int, plays: int, first: int = 0, ready: Callable[[], None] | None = None
+    database: str, matches: int, plays: int, first: int = 0, ready: Callable[[], None] | None = None,
+    alone: bool = False,
 ) -> tuple[int, float]:
     """``plays`` plays over ``matches`` concurrent matches (chats from ``first`` on); ``ready``
     is called once the matches are open, and the clock starts when it returns."""
     clock = ManualClock()
     async with (
         store_for(database) as store,
-        TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(first + 1)) as service,
+        TableService(
+            store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(first + 1), alone=alone
+        ) as service,
     ):
         ids = await open_matches(service, matches, first)
         if ready is not None:
@@ -112,24 +121,28 @@ async def throughput(
     return done, elapsed
 
 
-def _child(database: str, index: int, matches: int, plays: int, barrier: object, out: object) -> None:
+def _child(
+    database: str, index: int, matches: int, plays: int, barrier: object, out: object, alone: bool
+) -> None:
     def ready() -> None:
         barrier.wait()  # type: ignore[attr-defined]
 
-    done, elapsed = asyncio.run(throughput(database, matches, plays, index * 100_000, ready))
+    done, elapsed = asyncio.run(throughput(database, matches, plays, index * 100_000, ready, alone))
     out.put((done, elapsed))  # type: ignore[attr-defined]
 
 
-def throughput_in(database: str, processes: int, matches: int, plays: int) -> tuple[int, float]:
+def throughput_in(
+    database: str, processes: int, matches: int, plays: int, alone: bool = False
+) -> tuple[int, float]:
     """``throughput`` in ``processes`` processes on one database, started together."""
     if processes == 1:
-        return asyncio.run(throughput(database, matches, plays))
+        return asyncio.run(throughput(database, matches, plays, alone=alone))
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(processes)
     out = context.Queue()
     share = max(1, matches // processes)
     children = [
-        context.Process(target=_child, args=(database, i, share, plays // processes, barrier, out))
+        context.Process(target=_child, args=(database, i, share, plays // processes, barrier, out, alone))
         for i in range(processes)
     ]
     for child in children:
@@ -140,9 +153,10 @@ def throughput_in(database: str, processes: int, matches: int, plays: int) -> tu
     return sum(done for done, _ in results), max(elapsed for _, elapsed in results)
 
 
-async def store_open_matches(database: str, count: int) -> None:
-    """``count`` running 1-v-1 matches, each with a play, written an hour ago."""
-    long_ago = time.time() - 3600
+async def store_open_matches(database: str, count: int, recent: bool = False) -> None:
+    """``count`` running 1-v-1 matches, each with a play, written an hour ago (``recent``:
+    a minute ago, and the service stopped without delivering everything)."""
+    long_ago = time.time() - (60 if recent else 3600)
     clock = ManualClock(start=long_ago)
     async with (
         store_for(database, clock=lambda: clock.now()) as store,
@@ -153,23 +167,29 @@ async def store_open_matches(database: str, count: int) -> None:
             await play_one(service, table_id, rng)
 
 
-async def start_up(database: str) -> float:
-    """Seconds to open the store and start a service on it (the bot's start, less the chat)."""
+async def start_up(database: str) -> tuple[float, int]:
+    """Seconds to open the store and start a service on it (the bot's start, less the chat),
+    and the most memory the start had allocated at once (tracemalloc's peak, in bytes)."""
     clock = ManualClock(start=time.time())
+    gc.collect()
+    tracemalloc.start()
     started = time.perf_counter()
     store = store_for(database)
     await store.open()
     service = TableService(store, [Sink()], clock=clock, config=CONFIG)
     await service.start()
     elapsed = time.perf_counter() - started
-    await service.close()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    await service.close()  # not delivered: the next start lists the same tables again
     await store.close()
-    return elapsed
+    return elapsed, peak
 
 
-def start_ups(database: str, count: int) -> float:
-    asyncio.run(store_open_matches(database, count))
-    return statistics.median(asyncio.run(start_up(database)) for _ in range(3))
+def start_ups(database: str, count: int, recent: bool = False) -> tuple[float, int]:
+    asyncio.run(store_open_matches(database, count, recent))
+    runs = [asyncio.run(start_up(database)) for _ in range(3)]
+    return statistics.median(t for t, _ in runs), max(m for _, m in runs)
 
 
 async def memory(database: str, matches: int) -> float:
@@ -240,6 +260,10 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="service processes (default 1)")
     parser.add_argument("--startup", default="", help="stored open matches to time start-up with, "
                         "e.g. 1000,5000 (default: not timed)")
+    parser.add_argument("--recent", action="store_true", help="the stored matches were written just "
+                        "before a stop that did not deliver everything")
+    parser.add_argument("--alone", action="store_true", help="each process acts alone on its tables "
+                        "(as a Telegram bot's leading process does)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory figure")
     args = parser.parse_args()
     postgres = args.database is not None and is_postgres_url(args.database)
@@ -250,16 +274,21 @@ def main() -> None:
         scratch = Scratch(args.database, Path(tmp))
         try:
             where = scratch.new("plays")
-            done, elapsed = throughput_in(where, args.processes, args.matches, args.plays)
+            cpu = time.process_time()
+            done, elapsed = throughput_in(where, args.processes, args.matches, args.plays, args.alone)
+            cpu = time.process_time() - cpu
+            mine = f", {cpu / done * 1000:.2f} ms of this process's CPU a play" if args.processes == 1 else ""
             print(
                 f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
-                f"({args.processes} process{'es' if args.processes > 1 else ''}, "
-                f"{args.matches} concurrent matches, {backend})"
+                f"({args.processes} process{'es' if args.processes > 1 else ''}"
+                f"{' acting alone' if args.alone else ''}, {args.matches} concurrent matches, "
+                f"{backend}{mine})"
             )
             for count in [int(c) for c in args.startup.split(",") if c.strip()]:
-                seconds = start_ups(scratch.new(f"start{count}"), count)
-                print(f"start-up with {count} stored open matches: {seconds * 1000:.0f} ms "
-                      f"(median of 3, {backend})")
+                seconds, peak = start_ups(scratch.new(f"start{count}"), count, args.recent)
+                kind = "written just before a stop that did not deliver" if args.recent else "quiet"
+                print(f"start-up with {count} stored open matches ({kind}): {seconds * 1000:.0f} ms "
+                      f"(median of 3), {peak / 2**20:.1f} MB allocated at most ({backend})")
             if not args.no_memory:
                 per_match = asyncio.run(memory(scratch.new("memory"), 200))
                 print(f"memory per running match: {per_match / 1024:.1f} KB (tracemalloc, 200 matches)")
