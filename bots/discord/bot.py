@@ -18,8 +18,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from storage import Store, open_store
+from storage import Store
 
+from ..host import Host
 from ..metrics import Metrics, MetricsServer
 from ..outbound import share
 from ..service import Clock, ServiceConfig, SystemClock, TableService
@@ -92,42 +93,42 @@ class BasraBot(discord.Client):
         self.presses = Presses(self)
         self.commands_impl = Commands(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
-        self.store: Store | None = None
-        self._service: TableService | None = None
+        #: The store, the service, the web table and the metrics, once set up (``bots.host``).
+        self.host: Host | None = None
         self._closing = False
 
     @property
     def service(self) -> TableService:
-        if self._service is None:
+        if self.host is None or self.host.service is None:
             raise RuntimeError("the bot has not started")
-        return self._service
+        return self.host.service
+
+    @property
+    def store(self) -> Store | None:
+        return self.host.store if self.host is not None else None
 
     async def setup_hook(self) -> None:
-        if self.metrics_server is not None:  # health says "not running" until the service runs
-            await self.metrics_server.start()
+        self.host = Host(
+            self.options.database, config=self.options.config, metrics=self.metrics,
+            metrics_server=self.metrics_server, clock=self.clock, web=self.web,
+        )
+        await self.host.serve_metrics()  # health says "not running" until the service runs
         self.add_dynamic_items(ActionButton)
-        # With web pages, the other processes' pages must hear of this one's plays.
-        self.store = open_store(self.options.database, exclusive=True, announce=self.web is not None)
-        await self.store.open()
-        self.platform.messages.attach(self.store)
+        store = await self.host.open_store(self.platform.messages)
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         me = self.application_id if self.application_id is not None else getattr(self.user, "id", None)
         if me is None:
             raise RuntimeError("the bot started without knowing its application id")
         self.platform.owner = f"{self.platform.name}:{me}"
-        if self.store.shared:  # other processes (shards) of this bot edit the same messages
-            share(self.platform.dispatcher, self.platform.messages, self.store, self.platform.owner)
-        platform = self.web.platform(self.platform) if self.web is not None else self.platform
-        self._service = TableService(
-            self.store, [platform], clock=self.clock, config=self.options.config
-        )
-        self.platform.service = self._service
+        if store.shared:  # other processes (shards) of this bot edit the same messages
+            share(self.platform.dispatcher, self.platform.messages, store, self.platform.owner)
         self.platform.web = self.web
-        if self.web is not None:
-            self.web.connect(self._service, self.clock)
-            await self.web.start()
-        self.metrics.service = self._service
-        await self._service.start()
+
+        def connect(service: TableService) -> None:
+            self.platform.service = service
+
+        # Shard processes each act on their own guilds' tables, ordered across processes.
+        await self.host.start(self.platform, alone=False, connect=connect)
         if self.options.guild_id is not None:
             guild = discord.Object(self.options.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -158,19 +159,11 @@ class BasraBot(discord.Client):
         if self._closing:
             return
         self._closing = True
-        if self.web is not None:
-            await self.web.close()
-        if self._service is not None:
-            await self._service.stop_clocks()  # nothing more is committed, nor delivered
-        sent = await self.platform.close(grace=STOP_GRACE / self.options.speedup)
-        if self._service is not None:
-            # Everything sent: the next start has nothing to draw again.
-            await self._service.close(delivered=sent)
-        if self.store is not None:
-            await self.store.close()
-        await super().close()
-        if self.metrics_server is not None:
+        if self.host is not None:
+            await self.host.stop(lambda: self.platform.close(grace=STOP_GRACE / self.options.speedup))
+        elif self.metrics_server is not None:
             await self.metrics_server.close()
+        await super().close()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """The one error handler (discord.py logs the traceback): counted as unhandled."""

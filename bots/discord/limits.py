@@ -15,7 +15,7 @@ call when it arrives (``padded``):
   player whose turn it is;
 - deleting a message (an old turn ping) is a bucket of its own; it waits
   for the channel's other writes, never the other way round;
-- the bot: its 50 a second go out evenly spaced, each write in turn by its deadline
+- the bot: its 50 a second go to each write in turn by its deadline
   (``bots.outbound.gate``): a person's first, but no refresh left waiting long.
 
 Answering an interaction (the first response to a press or a command) has
@@ -59,8 +59,7 @@ def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     channel = Limit(CHANNEL[0], channel_period, reserve=1, spacing=channel_period / (CHANNEL[0] - 1))
     token = Limit(TOKEN[0], window(TOKEN[1]), reserve=1)
     deletes = Limit(DELETES[0], window(DELETES[1]))
-    overall_period = window(OVERALL[1])
-    overall = Limit(OVERALL[0], overall_period, reserve=10, spacing=overall_period / OVERALL[0])
+    overall = Limit(OVERALL[0], window(OVERALL[1]), reserve=10)
     limits = {"channel": channel, "hand": token, "delete": deletes}
 
     def limit_of(lane: Hashable) -> Limit:

@@ -15,7 +15,6 @@ service runs, and each hand message gets a button that opens it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import random
@@ -33,8 +32,9 @@ from telegram.ext import (
 )
 
 from core import Match, Rules
-from storage import Lead, Store, open_store
+from storage import Store
 
+from ..host import Host
 from ..metrics import Metrics, MetricsServer
 from ..service import Clock, ServiceConfig, TableService
 from ..web import WebTable
@@ -109,15 +109,10 @@ class BasraTelegram:
         self.metrics_server = (
             MetricsServer(self.metrics, metrics_host, metrics_port) if metrics_port is not None else None
         )
-        self.store: Store | None = None
-        self._service: TableService | None = None
-        #: This process's lead of the bot among all processes on the database (``_start``).
-        self.lead: Lead | None = None
-        self._leading = contextlib.AsyncExitStack()
+        #: The store, the service, the web table and the metrics, once started (``start``).
+        self.host: Host | None = None
         self._watch: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[Any] | None = None
-        #: Set once the lead was lost while serving: the process stopped for another to lead.
-        self.lost_lead = False
         #: The table as a web page, when served; ``match_factory`` deals given decks (tests).
         self.web = web
         self.delivery.web = web
@@ -126,9 +121,18 @@ class BasraTelegram:
 
     @property
     def service(self) -> TableService:
-        if self._service is None:
+        if self.host is None or self.host.service is None:
             raise RuntimeError("call start() first")
-        return self._service
+        return self.host.service
+
+    @property
+    def store(self) -> Store | None:
+        return self.host.store if self.host is not None else None
+
+    @property
+    def lost_lead(self) -> bool:
+        """The lead of the bot was lost while serving: the process stopped for another."""
+        return self.host is not None and self.host.lost_lead
 
     def _add_handlers(self) -> None:
         h = self.handlers
@@ -158,57 +162,40 @@ class BasraTelegram:
     async def start(self) -> None:
         """Serve the metrics (health says "not running" until the service runs), open the
         database, wait to lead the bot (``standby`` meanwhile), start the service (it
-        redraws the tables whose last messages may not have gone out), register commands.
-        A ``stop`` meanwhile ends the wait."""
+        redraws the tables whose last messages may not have gone out), register commands
+        (``bots.host``). A ``stop`` meanwhile ends the wait."""
         self._starting = asyncio.current_task()
-        if self.metrics_server is not None:
-            await self.metrics_server.start()
+        self.host = Host(
+            self.database, config=self.config, metrics=self.metrics, metrics_server=self.metrics_server,
+            clock=self.clock, rng=self.rng, web=self.web, match_factory=self.match_factory,
+        )
+        await self.host.serve_metrics()
         try:
-            await self._start()
+            await self._start(self.host)
         except BaseException:
-            await self._stop_metrics()
+            await self.host.stop_metrics()
             raise
         finally:
             self._starting = None
 
-    async def _start(self) -> None:
-        # With web pages, the other processes' pages must hear of this one's plays.
-        self.store = open_store(self.database, exclusive=True, announce=self.web is not None)
-        await self.store.open()
-        self.delivery.messages.attach(self.store)
+    async def _start(self, host: Host) -> None:
+        await host.open_store(self.delivery.messages)
         # The tables this bot opens are its own: a bot with another token leaves them alone.
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
         # One process of all those on the database speaks for the token, since Telegram
         # counts its limits per token: the others wait here to take over.
-        self.metrics.standby = True
-        try:
-            self.lead = await self._leading.enter_async_context(self.store.leadership(self.delivery.owner))
-        finally:
-            self.metrics.standby = False
-        if self.lead.waited:
-            log.info("this process now leads the bot @%s", self.application.bot.username)
-        self._watch = asyncio.get_running_loop().create_task(self._step_down_if_lost(self.lead))
-        platform = self.web.platform(self.delivery) if self.web is not None else self.delivery
-        self._service = TableService(
-            self.store, [platform], clock=self.clock, config=self.config, rng=self.rng,
-            match_factory=self.match_factory, alone=True,
-        )
-        self.delivery.connect(self._service)
-        if self.web is not None:
-            self.web.connect(self._service, self.clock)
-            await self.web.start()
-        self.metrics.service = self._service
+        await host.take_lead(self.delivery.owner)
+        self._watch = asyncio.get_running_loop().create_task(self._step_down_if_lost(host))
         self.delivery.bot_username = self.application.bot.username
         if self.commands:
             await register_commands(self.application.bot)
-        await self._service.start()
+        await host.start(self.delivery, alone=True, connect=self.delivery.connect)
 
-    async def _step_down_if_lost(self, lead: Lead) -> None:
+    async def _step_down_if_lost(self, host: Host) -> None:
         """Another process may lead the bot once the lead is lost: this one stops at once
         (``lost_lead``; a service manager starts it again, to wait for its turn)."""
-        await lead.lost.wait()
+        await host.lead_lost()
         log.error("this process no longer leads the bot: it stops, and another takes over")
-        self.lost_lead = True
         self.application.stop_running()
 
     async def stop(self) -> None:
@@ -219,30 +206,19 @@ class BasraTelegram:
             await asyncio.gather(starting, return_exceptions=True)
         if self._watch is not None:
             self._watch.cancel()
-        if self.web is not None:
-            await self.web.close()
-        if self._service is not None:
-            await self._service.stop_clocks()  # nothing more is committed, nor delivered
+        if self.host is not None:
+            await self.host.stop(self._send_what_is_left)
+
+    async def _send_what_is_left(self) -> bool:
         sent = await self.dispatcher.close(grace=0.0 if self.lost_lead else STOP_GRACE / self.speedup)
         await self.delivery.flush()
-        if self._service is not None:
-            # Everything sent: the next start has nothing to draw again.
-            await self._service.close(delivered=sent and not self.lost_lead)
-        await self.delivery.flush()
-        await self._leading.aclose()
-        if self.store is not None:
-            await self.store.close()
-        await self._stop_metrics()
-
-    async def _stop_metrics(self) -> None:
-        if self.metrics_server is not None:
-            await self.metrics_server.close()
+        return sent
 
     async def idle(self) -> None:
         """Wait for work in flight: computer turns, repairs, stored references (tests, benchmarks).
         A repair (a chat moved to its supergroup) may queue writes of its own: they go too."""
-        if self._service is not None:
-            await self._service.drain()
+        if self.host is not None and self.host.service is not None:
+            await self.host.service.drain()
         await self.dispatcher.idle()
         await self.delivery.flush()
         await self.dispatcher.idle()

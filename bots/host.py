@@ -1,0 +1,145 @@
+"""What every bot process runs, started and stopped once: the store, the table service, the
+web table and the health and metrics server. An adapter supplies its platform (what
+delivers notices to its chats) and its outbound writes; the host does the rest, in the
+same order for Telegram and Discord.
+
+Starting: the metrics are served first (health says "not running", or "standby" while
+the process waits to lead its bot), then the store opens, the adapter's message
+references are kept in it, the process takes the lead of its bot if it must
+(``Store.leadership``), the service is made, the web table connected and served, and
+the service started (clocks re-armed, tables drawn again after a stop that did not
+deliver everything).
+
+Stopping, the other way round: the web table stops, the service's clocks stop (nothing
+more is committed, nor delivered), the adapter sends what is left within a grace, the
+service notes whether everything went (``TableService.close(delivered=...)``), the lead
+is let go, the store closes, and the metrics last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from core import Match, Rules
+from storage import Lead, Store, open_store
+
+from .metrics import Metrics, MetricsServer
+from .outbound.refs import MessageRefs
+from .service import Clock, Platform, ServiceConfig, TableService
+from .web import WebTable
+
+log = logging.getLogger(__name__)
+
+
+class Host:
+    """The store, the service, the web table and the metrics of one bot process."""
+
+    def __init__(
+        self,
+        database: str | Path,
+        *,
+        config: ServiceConfig,
+        metrics: Metrics,
+        metrics_server: MetricsServer | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        web: WebTable | None = None,
+        match_factory: Callable[[int, Rules], Match] | None = None,
+    ) -> None:
+        self.database = database
+        self.config = config
+        self.metrics = metrics
+        self.metrics_server = metrics_server
+        self.clock = clock
+        self.rng = rng
+        self.web = web
+        self.match_factory = match_factory
+        self.store: Store | None = None
+        self.service: TableService | None = None
+        #: This process's lead of its bot, when it leads (``start(lead=...)``).
+        self.lead: Lead | None = None
+        self._leading = contextlib.AsyncExitStack()
+
+    async def serve_metrics(self) -> None:
+        """Health and metrics first: they answer while the rest starts."""
+        if self.metrics_server is not None:
+            await self.metrics_server.start()
+
+    async def open_store(self, refs: MessageRefs) -> Store:
+        """The database, opened (and migrated), with the adapter's message references kept
+        in it. With web pages, the other processes' pages must hear of this one's plays."""
+        self.store = open_store(self.database, exclusive=True, announce=self.web is not None)
+        await self.store.open()
+        refs.attach(self.store)
+        return self.store
+
+    async def take_lead(self, owner: str) -> Lead:
+        """Wait until this process leads the bot ``owner`` among every process on the
+        database (``standby`` meanwhile), and hold it until ``stop``."""
+        assert self.store is not None
+        self.metrics.standby = True
+        try:
+            self.lead = await self._leading.enter_async_context(self.store.leadership(owner))
+        finally:
+            self.metrics.standby = False
+        if self.lead.waited:
+            log.info("this process now leads the bot %s", owner)
+        return self.lead
+
+    async def start(
+        self, platform: Platform, *, alone: bool, connect: Callable[[TableService], None]
+    ) -> TableService:
+        """Make the service for ``platform`` (teed to the web table's pages when served),
+        hand it to the adapter (``connect``, before anything is delivered), serve the web
+        table and start the service. ``alone``: no other process acts on the platform's
+        tables (this one leads its bot)."""
+        assert self.store is not None
+        delivered_to = self.web.platform(platform) if self.web is not None else platform
+        self.service = TableService(
+            self.store, [delivered_to], clock=self.clock, config=self.config, rng=self.rng,
+            match_factory=self.match_factory, alone=alone,
+        )
+        connect(self.service)
+        if self.web is not None:
+            self.web.connect(self.service, self.clock)
+            await self.web.start()
+        self.metrics.service = self.service
+        await self.service.start()
+        return self.service
+
+    async def stop(self, send_what_is_left: Callable[[], Awaitable[bool]]) -> None:
+        """Stop everything, the other way round; ``send_what_is_left`` sends the adapter's
+        waiting writes within its grace and says whether every one went."""
+        if self.web is not None:
+            await self.web.close()
+        if self.service is not None:
+            await self.service.stop_clocks()  # nothing more is committed, nor delivered
+        sent = await send_what_is_left()
+        if self.service is not None:
+            # Everything sent: the next start has nothing to draw again.
+            await self.service.close(delivered=sent and not self.lost_lead)
+        await self._leading.aclose()
+        if self.store is not None:
+            await self.store.close()
+        await self.stop_metrics()
+
+    @property
+    def lost_lead(self) -> bool:
+        """The lead was lost while held: another process may lead the bot now."""
+        return self.lead is not None and self.lead.lost.is_set()
+
+    async def stop_metrics(self) -> None:
+        if self.metrics_server is not None:
+            await self.metrics_server.close()
+
+    async def lead_lost(self) -> None:
+        """Wait until the lead, once taken, is lost."""
+        if self.lead is None:
+            await asyncio.Event().wait()
+            return
+        await self.lead.lost.wait()
