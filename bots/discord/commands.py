@@ -15,8 +15,6 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from storage import StorageError
-
 from ..i18n import Translator, translator
 from ..render import (
     Action,
@@ -113,13 +111,10 @@ class Commands:
         try:
             await work(reply)
         except ServiceError as error:
+            if isinstance(error, NotSaved):  # the service logged why
+                self.bot.metrics.error("storage")
             t = await self.t_for(interaction)
             await reply.tell(error.message(t, command="/basra new"))
-        except StorageError as error:
-            log.error("/basra %s was not saved: %s", name, error)
-            self.bot.metrics.error("storage")
-            t = await self.t_for(interaction)
-            await reply.tell(NotSaved().message(t))
         except discord.HTTPException as error:
             log.warning("answering /basra %s failed (HTTP %s)", name, error.status)
             self.bot.metrics.error("answer")

@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from storage import StorageError
-
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
 from ..render.records import record_caption
@@ -105,11 +103,9 @@ class Presses:
             else:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:
+            if isinstance(error, NotSaved):  # the service logged why
+                self.bot.metrics.error("storage")
             await self._refuse(interaction, error)
-        except StorageError as error:
-            log.error("a %s press was not saved: %s", action.verb, error)
-            self.bot.metrics.error("storage")
-            await self._refuse(interaction, NotSaved())
         except discord.HTTPException as error:
             # Discord refused our answer; whatever the press did is committed and shown
             # to the table, and "My hand" brings the presser's view back.

@@ -16,23 +16,27 @@ whose docstring says what it does. The unit of work (``tables``: the tables in
 memory and the one path of every change), the timers (``timers``), the languages
 and chats' settings (``languages``), and one collaborator per use case:
 ``lobbies``, ``matches``, ``chats``, ``standings`` and ``lifecycle``. The use cases
-share the unit of work and never call each other.
+share the unit of work and never call each other. A store that fails is one refusal,
+``NotSaved``, whatever was asked (``_saved``).
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, ParamSpec, Self, TypeVar
 
 from core import Match, Rules
-from storage import Store
+from storage import StorageError, Store
 
 from .chats import Chats
 from .clock import Clock, SystemClock
 from .config import ServiceConfig
+from .errors import NotSaved
 from .ids import Person
 from .languages import Languages
 from .lifecycle import Lifecycle
@@ -57,6 +61,26 @@ from .views import (
 )
 
 __all__ = ["COMPUTER_LEVELS", "TableService"]
+
+log = logging.getLogger(__name__)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _saved(call: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """A store that fails (a full disk, a lost database) is one refusal for every adapter,
+    the web table's included: ``NotSaved``, which says nothing changed; the cause is logged
+    once, here."""
+
+    @functools.wraps(call)
+    async def saved(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await call(*args, **kwargs)
+        except StorageError as error:
+            log.error("%s was not saved: %s", call.__name__, error)
+            raise NotSaved() from error
+
+    return saved
 
 
 class TableService:
@@ -170,6 +194,7 @@ class TableService:
         await self.lifecycle.drain(timeout)
 
     # -- lobbies -------------------------------------------------------------
+    @_saved
     async def new_lobby(
         self,
         chat_id: str,
@@ -181,64 +206,82 @@ class TableService:
     ) -> LobbyView:
         return await self.lobbies.new_lobby(chat_id, creator, mode, players=players, level=level)
 
+    @_saved
     async def practice(
         self, chat_id: str, person: Person, *, players: int = 2, level: str = "beginner"
     ) -> TableView:
         return await self.lobbies.practice(chat_id, person, players=players, level=level)
 
+    @_saved
     async def rematch(self, table_id: str, person: Person) -> LobbyView | TableView:
         return await self.lobbies.rematch(table_id, person)
 
+    @_saved
     async def join(self, table_id: str, person: Person, team: int | None = None) -> LobbyView:
         return await self.lobbies.join(table_id, person, team)
 
+    @_saved
     async def leave(self, table_id: str, person: Person) -> LobbyView:
         return await self.lobbies.leave(table_id, person)
 
+    @_saved
     async def choose_team(self, table_id: str, person: Person, team: int) -> LobbyView:
         return await self.lobbies.choose_team(table_id, person, team)
 
+    @_saved
     async def add_computer(
         self, table_id: str, person: Person, level: str = "beginner", team: int | None = None
     ) -> LobbyView:
         return await self.lobbies.add_computer(table_id, person, level, team)
 
+    @_saved
     async def remove_computer(self, table_id: str, person: Person) -> LobbyView:
         return await self.lobbies.remove_computer(table_id, person)
 
+    @_saved
     async def start_match(
         self, table_id: str, person: Person, *, committed: Acknowledge | None = None
     ) -> TableView:
         return await self.lobbies.start_match(table_id, person, committed=committed)
 
+    @_saved
     async def cancel(self, table_id: str, person: Person) -> LobbyView:
         return await self.lobbies.cancel(table_id, person)
 
+    @_saved
     async def lobby(self, table_id: str) -> LobbyView:
         return await self.lobbies.lobby(table_id)
 
+    @_saved
     async def open_table(self, chat_id: str) -> LobbyView | TableView | None:
         return await self.lobbies.open_table(chat_id)
 
     # -- matches -------------------------------------------------------------
+    @_saved
     async def table(self, table_id: str) -> TableView:
         return await self.matches.table(table_id)
 
+    @_saved
     async def last_results(self, table_id: str) -> list[RoundResultView | MatchResultView]:
         return await self.matches.last_results(table_id)
 
+    @_saved
     async def hand(self, table_id: str, player_id: str) -> HandView:
         return await self.matches.hand(table_id, player_id)
 
+    @_saved
     async def hands_of(self, player_id: str) -> list[HandView]:
         return await self.matches.hands_of(player_id)
 
+    @_saved
     async def preview(self, table_id: str, player_id: str, card: str, plan: int | None = None) -> HandView:
         return await self.matches.preview(table_id, player_id, card, plan)
 
+    @_saved
     async def hint(self, table_id: str, player_id: str) -> HintView:
         return await self.matches.hint(table_id, player_id)
 
+    @_saved
     async def play(
         self,
         table_id: str,
@@ -251,46 +294,60 @@ class TableService:
     ) -> HandView:
         return await self.matches.play(table_id, player_id, version, card, plan, committed=committed)
 
+    @_saved
     async def resign(self, table_id: str, player_id: str) -> TableView:
         return await self.matches.resign(table_id, player_id)
 
+    @_saved
     async def resign_in_chat(self, chat_id: str, player_id: str) -> TableView:
         return await self.matches.resign_in_chat(chat_id, player_id)
 
     # -- chats ---------------------------------------------------------------
+    @_saved
     async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
         await self.chats.move_chat(old_chat_id, new_chat_id)
 
+    @_saved
     async def settings(self, chat_id: str) -> SettingsView:
         return await self.chats.settings(chat_id)
 
+    @_saved
     async def set_variant(self, chat_id: str, variant: str, on: bool) -> SettingsView:
         return await self.chats.set_variant(chat_id, variant, on)
 
+    @_saved
     async def set_rules(self, chat_id: str, **fields: Any) -> SettingsView:
         return await self.chats.set_rules(chat_id, **fields)
 
+    @_saved
     async def set_turn_seconds(self, chat_id: str, seconds: int) -> SettingsView:
         return await self.chats.set_turn_seconds(chat_id, seconds)
 
+    @_saved
     async def set_chat_language(self, chat_id: str, language: str | None) -> SettingsView:
         return await self.chats.set_chat_language(chat_id, language)
 
+    @_saved
     async def set_player_language(self, person: Person, language: str | None) -> str:
         return await self.chats.set_player_language(person, language)
 
+    @_saved
     async def language(self, chat_id: str | None = None, person: Person | None = None) -> str:
         return await self.chats.language(chat_id, person)
 
     # -- standings -----------------------------------------------------------
+    @_saved
     async def stats(self, player_id: str, chat_id: str | None = None, *, name: str = "") -> StatsView:
         return await self.standings.stats(player_id, chat_id, name=name)
 
+    @_saved
     async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> LeaderboardView:
         return await self.standings.leaderboard(chat_id, limit)
 
+    @_saved
     async def record(self, table_id: str) -> RecordFile:
         return await self.standings.record(table_id)
 
+    @_saved
     async def last_record(self, chat_id: str) -> RecordFile:
         return await self.standings.last_record(chat_id)

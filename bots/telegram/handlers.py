@@ -15,7 +15,6 @@ from telegram import InlineKeyboardButton, Message, Update
 from telegram.constants import ChatType
 
 from core import BasraError
-from storage import StorageError
 
 from ..i18n import Translator, translator, user_text
 from ..render import (
@@ -72,17 +71,16 @@ class Handlers(Presses):
             person = person_of(user)
             try:
                 await work(message, person, chat, list(context.args or []))
+            except NotSaved as error:  # the service logged why
+                self.metrics.error("storage")
+                t = await self.language(chat, person)
+                await self.reply(message, render_error(error, t))
             except ServiceError as error:
                 t = await self.language(chat, person)
                 await self.reply(message, self._public_error(error, t, message))
             except BasraError as error:
                 t = await self.language(chat, person)
                 await self.reply(message, render_error(BadInput(str(error)), t))
-            except StorageError as error:
-                log.error("a command was not saved: %s", error)
-                self.metrics.error("storage")
-                t = await self.language(chat, person)
-                await self.reply(message, render_error(NotSaved(), t))
 
         return handler
 

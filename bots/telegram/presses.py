@@ -18,7 +18,6 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import NetworkError, TelegramError
 
 from core import BasraError
-from storage import StorageError
 
 from ..i18n import translator
 from ..render import (
@@ -86,14 +85,13 @@ class Presses(Replies):
         answered = False
         try:
             answered = await self._press(query, message, person, chat)
+        except NotSaved as error:  # the service logged why
+            self.metrics.error("storage")
+            answered = await self._refused(query, message, person, chat, error)
         except ServiceError as error:
             answered = await self._refused(query, message, person, chat, error)
         except BasraError as error:
             answered = await self._refused(query, message, person, chat, BadInput(str(error)))
-        except StorageError as error:
-            log.error("a %s press was not saved: %s", _verb(query.data), error)
-            self.metrics.error("storage")
-            answered = await self._refused(query, message, person, chat, NotSaved())
         finally:
             if not answered:
                 await self._answer(query)

@@ -15,6 +15,7 @@ import pytest
 
 from bots.web import Gate, Refused
 from tests.fakes import FakeTelegram, FakeUser
+from tests.telegram.test_storage_faults import NOT_SAVED, refusing
 from tests.telegram.world import start_match
 from tests.web.web_world import WebWorld
 
@@ -164,3 +165,27 @@ async def test_a_watching_page_gets_the_public_table_and_no_hand(server: FakeTel
                 assert f'"{card}"' not in text
             await socket.send_json(play("6C", 1, frame["version"]))
         assert (await world.basra.service.table(table.table_id)).version == table.version
+
+
+async def test_a_page_s_play_the_store_refuses_is_refused_as_not_saved(
+    server: FakeTelegram, database: Path, players: Any
+) -> None:
+    """The page answers a failing store as the chat does: nothing changed, try again."""
+    alice, badr, _, group = players
+    async with WebWorld(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        store = world.basra.store
+        assert store is not None
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"{world.origin}/ws") as socket:
+            session = world.web.gate.session(f"tg:{alice.id}", table.table_id, "en")
+            await socket.send_json({"session": session})
+            frame = await socket.receive_json(timeout=5)
+            with refusing(store):
+                await socket.send_json(play("10C", 1, frame["version"]))
+                refused = await next_of(socket, "refused")
+            assert refused["text"] == NOT_SAVED
+            await socket.send_json(play("10C", 1, frame["version"]))  # once it works again
+            played = await next_of(socket, "state")
+            while played["version"] == frame["version"]:
+                played = await next_of(socket, "state")
+            assert "10C" not in played["hand"]
