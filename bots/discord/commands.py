@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from ..i18n import Translator, translator
+from ..i18n import SUPPORTED, Translator, translator
 from ..render import (
     Action,
     render_help,
@@ -259,7 +259,7 @@ def _mode(value: str) -> TableMode:
 
 
 def _language(choice: str | None) -> str | None:
-    return choice if choice in ("ar", "en") else None
+    return choice if choice in SUPPORTED else None
 
 
 class BasraGroup(app_commands.Group):

@@ -19,6 +19,7 @@ import discord
 
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
+from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS
 from ..render.records import record_caption
 from ..service import (
     BadInput,
@@ -46,9 +47,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
-HAND_VERBS = frozenset({"card", "plan", "back", "play", "resign", "hint"})
-SETTING_VERBS = frozenset({"variant", "clock", "lang"})
+#: On Discord a hand's message also carries its Resign and Hint buttons.
+HAND_MESSAGE_VERBS = HAND_VERBS | {"resign", "hint"}
 
 
 def person_of(interaction: discord.Interaction[Any]) -> Person:
@@ -92,7 +92,7 @@ class Presses:
                 await self._lobby(interaction, action)
             elif action.verb == "hand":
                 await self._open_hand(interaction, action)
-            elif action.verb in HAND_VERBS:
+            elif action.verb in HAND_MESSAGE_VERBS:
                 await self._on_hand(interaction, action)
             elif action.verb in SETTING_VERBS:
                 await self._setting(interaction, action)
@@ -145,11 +145,11 @@ class Presses:
         reply = Reply(interaction, "update")
         service = self.service
         calls: dict[str, Any] = {
-            "join": lambda: service.join(table_id, person, _team(action)),
+            "join": lambda: service.join(table_id, person, action.team),
             "leave": lambda: service.leave(table_id, person),
             "team": lambda: service.choose_team(table_id, person, _required_team(action)),
             "computer": lambda: service.add_computer(
-                table_id, person, action.arg or "beginner", _team(action)
+                table_id, person, action.arg or "beginner", action.team
             ),
             "uncomputer": lambda: service.remove_computer(table_id, person),
             "start": lambda: service.start_match(table_id, person),
@@ -319,16 +319,8 @@ async def send_record(reply: Reply, record: RecordFile, t: Translator) -> None:
     await reply.attach(record_caption(record, t), file)
 
 
-def _team(action: Action) -> int | None:
-    """The team a lobby button names (0 = A, 1 = B): in its argument, or its plan field."""
-    for value in (action.arg, action.plan):
-        if value is not None and str(value) in ("0", "1"):
-            return int(value)
-    return None
-
-
 def _required_team(action: Action) -> int:
-    team = _team(action)
+    team = action.team
     if team is None:
         raise BadInput("team button without a team")
     return team

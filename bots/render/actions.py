@@ -51,6 +51,11 @@ Verb = Literal[
     "lang",
 ]
 VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
+#: The verbs of a lobby's buttons, of a hand's (a card, its plans, the confirm, back) and of
+#: a settings panel's: every adapter routes a press by them.
+LOBBY_VERBS: Final = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
+HAND_VERBS: Final = frozenset({"card", "plan", "play", "back"})
+SETTING_VERBS: Final = frozenset({"variant", "clock", "lang"})
 PREFIX: Final = "b1"
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{0,40}$")
 _ARG = re.compile(r"^[A-Za-z0-9 _.-]{0,20}$")
@@ -79,6 +84,22 @@ class Action:
             self.arg or "",
         )
         return "|".join(fields).rstrip("|")
+
+    @property
+    def team(self) -> int | None:
+        """The team a lobby button names (0 = A, 1 = B): in its argument (``0``/``1``, or
+        ``A``/``B``), else in its plan field; None if it names none.
+
+        >>> Action("team", "t1", arg="B").team, Action("team", "t1", plan=0).team
+        (1, 0)
+        """
+        for value in (self.arg, self.plan):
+            text = "" if value is None else str(value)
+            if text in ("0", "1"):
+                return int(text)
+            if text in ("A", "a", "B", "b"):
+                return 0 if text in ("A", "a") else 1
+        return None
 
     @classmethod
     def decode(cls, payload: str) -> Action:

@@ -19,7 +19,7 @@ from telegram.error import NetworkError, TelegramError
 
 from core import BasraError
 
-from ..i18n import translator
+from ..i18n import SUPPORTED, translator
 from ..render import (
     Action,
     hint_text,
@@ -29,7 +29,7 @@ from ..render import (
     render_settings,
     render_table,
 )
-from ..render.actions import is_number
+from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS, is_number
 from ..render.records import record_caption
 from ..service import (
     BadInput,
@@ -53,9 +53,6 @@ log = logging.getLogger(__name__)
 #: A press's answer lost to the network is sent again after these pauses (Telegram keeps a
 #: press answerable for some seconds; a timed-out answer that did arrive is refused harmlessly).
 ANSWER_RETRIES = (0.1, 0.5)
-LOBBY_VERBS = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
-HAND_VERBS = frozenset({"card", "plan", "play", "back"})
-SETTING_VERBS = frozenset({"variant", "clock", "lang"})
 LEVEL_WORDS = ("beginner", "strong", "expert")
 
 
@@ -241,14 +238,14 @@ class Presses(Replies):
         table, verb = action.table_id, action.verb
         view: LobbyView | TableView
         if verb == "join":
-            view = await self.service.join(table, person, _team(action))
+            view = await self.service.join(table, person, action.team)
         elif verb == "team":
-            view = await self.service.choose_team(table, person, _team(action) or 0)
+            view = await self.service.choose_team(table, person, action.team or 0)
         elif verb == "leave":
             view = await self.service.leave(table, person)
         elif verb == "computer":
             level = action.arg if action.arg in LEVEL_WORDS else "beginner"
-            view = await self.service.add_computer(table, person, level, _team(action))
+            view = await self.service.add_computer(table, person, level, action.team)
         elif verb == "uncomputer":
             view = await self.service.remove_computer(table, person)
         elif verb == "start":
@@ -284,7 +281,7 @@ class Presses(Replies):
                 raise BadInput("clock without seconds")
             view = await self.service.set_turn_seconds(chat, int(arg))
         else:
-            view = await self.service.set_chat_language(chat, arg if arg in ("ar", "en") else None)
+            view = await self.service.set_chat_language(chat, arg if arg in SUPPORTED else None)
         t = translator(view.effective_language)
         self.delivery.edit(message.chat_id, message.message_id, content_of(render_settings(view, t)))
         return False
@@ -305,16 +302,6 @@ class Presses(Replies):
         if not await self.delivery.show_hand(hint.hand, lang, from_message=own.message_id, hint=hint):
             return await self._answer(query, render_moved(translator(lang)).plain())
         return await self._answer(query, hint_text(hint, translator(lang)), alert=True)
-
-
-def _team(action: Action) -> int | None:
-    if action.arg is not None and action.arg in ("0", "1"):
-        return int(action.arg)
-    if action.arg in ("A", "a"):
-        return 0
-    if action.arg in ("B", "b"):
-        return 1
-    return action.plan if action.plan in (0, 1) else None
 
 
 def _verb(data: str | None) -> str:

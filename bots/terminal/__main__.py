@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from core.ai import LEVELS
 from storage import StorageError, open_store
 
-from ..i18n import isolate, resolve_language, translator
+from ..i18n import SUPPORTED, isolate, resolve_language, translator
 from ..logs import configure_logging
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
@@ -48,20 +48,20 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--level", choices=list(LEVELS), default=None, help="the computer's (default beginner)")
     play.add_argument("--players", type=int, choices=(2, 4), default=None, help="2 or 4 (default 2)")
     play.add_argument("--new", action="store_true", help="resign the saved match and start a new one")
-    play.add_argument("--lang", choices=("ar", "en"), default=None)
+    play.add_argument("--lang", choices=SUPPORTED, default=None)
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     play.add_argument("--delay", type=float, default=None, help="seconds a computer waits before playing")
     export = commands.add_parser("export", help="write the last finished match's record (basra-record/1)")
     export.add_argument("--output", "-o", default=None,
                         help="the file to write (default basra-<date>-<id>.json here; - for standard output)")
-    export.add_argument("--lang", choices=("ar", "en"), default=None)
+    export.add_argument("--lang", choices=SUPPORTED, default=None)
     export.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     copy = commands.add_parser("backup", help="copy the database, checked, even while a bot runs on it")
     copy.add_argument("dest", metavar="DEST",
                       help="the file to write, or a folder to write <database>-<date>-<time>.sqlite3 in")
     copy.add_argument("--overwrite", action="store_true", help="replace DEST if it exists")
-    copy.add_argument("--lang", choices=("ar", "en"), default=None)
+    copy.add_argument("--lang", choices=SUPPORTED, default=None)
     copy.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     return top
 

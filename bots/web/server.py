@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from ..i18n import translator
+from ..i18n import SUPPORTED, translator
 from ..service import Person, ServiceError, TableService
 from ..service.errors import MatchOver
 from .auth import Gate, Login, Refused
@@ -193,7 +193,7 @@ class WebServer:
     def _refused(self, request: web.Request, refused: Refused, lang: str | None,
                  error: ServiceError | None = None) -> web.Response:
         log.warning("web login refused (%d: %s) from %s", refused.status, refused.reason, request.remote)
-        t = translator(lang if lang in ("ar", "en") else self.language)
+        t = translator(lang if lang in SUPPORTED else self.language)
         if error is not None:
             text = error.message(t)
         elif refused.status == 403:
