@@ -83,9 +83,6 @@ SCOPES = [
     Choice(name=bilingual(texts.SCOPE_CHANNEL), value="channel"),
     Choice(name=bilingual(texts.SCOPE_GLOBAL), value="global"),
 ]
-NO_PINGS = discord.AllowedMentions.none()
-
-
 class Commands:
     """What each command does, apart from how Discord declares it."""
 

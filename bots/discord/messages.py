@@ -103,8 +103,3 @@ def message_parts(rendered: Rendered, kind: Kind, *, content: str | None = None)
         "embed": embed_of(rendered, kind),
         "view": view_of(rendered),
     }
-
-
-def text_parts(rendered: Rendered) -> dict[str, Any]:
-    """A short reply as plain message content (refusals, confirmations)."""
-    return {"content": clip(rendered.text.markdown(), MAX_CONTENT)}

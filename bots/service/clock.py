@@ -126,10 +126,6 @@ class ManualClock:
         """Callbacks scheduled and not cancelled."""
         return sum(1 for _, _, timer, _ in self._queue if not timer.cancelled)
 
-    def next_due(self) -> float | None:
-        live = [when for when, _, timer, _ in self._queue if not timer.cancelled]
-        return min(live) if live else None
-
     async def run_due(self) -> int:
         """Run every callback due by now, including ones they schedule for now; returns how many."""
         return await self.advance(0)

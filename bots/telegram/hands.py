@@ -347,7 +347,3 @@ def _a_line(refs: TableRefs, hand: HandView, message_id: int) -> bool:
 
 def _was_turn(ref: Any) -> bool:
     return len(ref) > 3 and bool(ref[3])
-
-
-def _private(chat_id: str) -> bool:
-    return chat_number(chat_id) > 0

@@ -304,12 +304,6 @@ class Presses(Replies):
         return await self._answer(query, hint_text(hint, translator(lang)), alert=True)
 
 
-def _verb(data: str | None) -> str:
-    """The verb of a button payload, for a log line (never the rest, which may name a card)."""
-    parts = (data or "").split("|")
-    return parts[1] if len(parts) > 1 and parts[1].isascii() and parts[1].isalpha() else "button"
-
-
 def _without_verb(message: Message, verb: str) -> InlineKeyboardMarkup | None:
     """The message's keyboard without the buttons of ``verb`` (None when nothing is left)."""
     markup = message.reply_markup

@@ -195,8 +195,3 @@ def watch_frame(t: Translator, table: TableView, now: float, result: Sequence[Re
 
 def error_frame(text: str) -> Frame:
     return {"type": "refused", "text": text}
-
-
-def visible_cards(frame: Mapping[str, Any]) -> Sequence[str]:
-    """Every card code a frame holds in its hand (what privacy tests compare)."""
-    return list(frame.get("hand", ()))
