@@ -253,7 +253,9 @@ def report(result: dict[str, Any]) -> tuple[float, float]:
     per_confirm = (result["writes"] - result["previews"]) / confirms
     all_writes = result["writes"] / confirms
     confirms_a_second = result["confirms"] / result["elapsed"] / result["matches"]
-    bound = TOKEN_WRITES_A_SECOND / (all_writes * confirms_a_second)
+    if not result["confirms"]:
+        print(f"{result['matches']:>4} matches: no confirm went through")
+        return float("inf"), float("nan")
     p99 = percentile(group, 0.99) if group else float("inf")
     print(f"{result['matches']:>4} matches: {result['confirms']} confirms in {result['elapsed']:.0f} s, "
           f"{result['refused']} × 429")
