@@ -256,6 +256,7 @@ def report(result: dict[str, Any]) -> tuple[float, float]:
     if not result["confirms"]:
         print(f"{result['matches']:>4} matches: no confirm went through")
         return float("inf"), float("nan")
+    bound = TOKEN_WRITES_A_SECOND / (all_writes * confirms_a_second)
     p99 = percentile(group, 0.99) if group else float("inf")
     print(f"{result['matches']:>4} matches: {result['confirms']} confirms in {result['elapsed']:.0f} s, "
           f"{result['refused']} × 429")
