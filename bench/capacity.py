@@ -196,7 +196,9 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
         workers = [
             Process(url, server.token, folder / "unused", BASRA_DATABASE=where, TELEGRAM_WEBHOOK_URL=HOOK,
                     TELEGRAM_WEBHOOK_LISTEN="127.0.0.1", TELEGRAM_WEBHOOK_PORT=str(port),
-                    TELEGRAM_WEBHOOK_SECRET=SECRET, BASRA_LOG_LEVEL="WARNING", BASRA_COMPUTER_PROCESSES="0")
+                    TELEGRAM_WEBHOOK_SECRET=SECRET, BASRA_LOG_LEVEL="WARNING", BASRA_COMPUTER_PROCESSES="0",
+                    # Opening many tables takes a while: no turn may run out meanwhile.
+                    BASRA_TURN_SECONDS="3600")
             for port in ports
         ]
         push = WebhookPush(server, [f"http://127.0.0.1:{port}/tg/hook" for port in ports], SECRET)
@@ -212,7 +214,9 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
                 front.press(badr, lobby, data_for(lobby, "join") or "")
                 await wait_for(lambda x=lobby: data_for(x, "start"), 30)
                 front.press(alice, lobby, data_for(lobby, "start") or "")
-            await wait_for(lambda: all(live_hand(server, m) for m in matches), 120)
+            if not await wait_for(lambda: all(live_hand(server, m) for m in matches), 120):
+                started_ = sum(1 for m in matches if live_hand(server, m))
+                print(f"only {started_} of {count} matches started: {workers[0].stderr()[-1500:]}")
             await asyncio.sleep(2.0)
             leader = next(w for w, port in zip(workers, ports, strict=True)
                           if push.delivered[ports.index(port)] > 0)
