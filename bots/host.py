@@ -18,7 +18,6 @@ is let go, the store closes, and the metrics last.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
@@ -136,10 +135,3 @@ class Host:
     async def stop_metrics(self) -> None:
         if self.metrics_server is not None:
             await self.metrics_server.close()
-
-    async def lead_lost(self) -> None:
-        """Wait until the lead, once taken, is lost."""
-        if self.lead is None:
-            await asyncio.Event().wait()
-            return
-        await self.lead.lost.wait()

@@ -5,8 +5,8 @@ Each chat has a lane: its pending writes, at most one per message
 messages keep their order while every chat moves at its own pace. A lane
 picks the pending write that can start soonest within its chat's budget
 (ties: ``order``, then arrival), sleeps until then, or until a new write
-arrives, then waits for its turn at the bot's budget (``Gate``: urgent writes
-first, then the message waiting longest), and runs it.
+arrives, then waits for its turn at the bot's budget (``Gate``: the earliest
+deadline first, a write someone waits for having the shorter one), and runs it.
 
 A write that arrives while an older one for the same message is pending
 replaces it; one carrying an older ``stamp`` than the pending one or the

@@ -43,10 +43,6 @@ class Gate:
         self._arrived = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    def waiting(self) -> int:
-        """Lanes waiting for a grant now."""
-        return sum(1 for _, future in self._waiting if not future.done())
-
     async def turn(self, *, urgent: bool, since: float) -> Grant:
         """Wait for this write's turn (``since``: when its message began to wait), and spend
         it. A caller that does not use the grant must ``refund`` it."""

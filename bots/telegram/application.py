@@ -32,7 +32,7 @@ from telegram.ext import (
 )
 
 from core import Match, Rules
-from storage import Store
+from storage import Lead, Store
 
 from ..host import Host
 from ..metrics import Metrics, MetricsServer
@@ -184,17 +184,17 @@ class BasraTelegram:
         self.delivery.owner = f"{self.delivery.name}:{self.application.bot.id}"
         # One process of all those on the database speaks for the token, since Telegram
         # counts its limits per token: the others wait here to take over.
-        await host.take_lead(self.delivery.owner)
-        self._watch = asyncio.get_running_loop().create_task(self._step_down_if_lost(host))
+        lead = await host.take_lead(self.delivery.owner)
+        self._watch = asyncio.get_running_loop().create_task(self._step_down_if_lost(lead))
         self.delivery.bot_username = self.application.bot.username
         if self.commands:
             await register_commands(self.application.bot)
         await host.start(self.delivery, alone=True, connect=self.delivery.connect)
 
-    async def _step_down_if_lost(self, host: Host) -> None:
+    async def _step_down_if_lost(self, lead: Lead) -> None:
         """Another process may lead the bot once the lead is lost: this one stops at once
         (``lost_lead``; a service manager starts it again, to wait for its turn)."""
-        await host.lead_lost()
+        await lead.lost.wait()
         log.error("this process no longer leads the bot: it stops, and another takes over")
         self.application.stop_running()
 
