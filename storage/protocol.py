@@ -225,6 +225,12 @@ class Coordination(Protocol):
         0.0; otherwise count nothing and return the seconds until the oldest of them leaves
         the window. ValueError unless ``calls >= 1`` and ``period > 0``."""
 
+    async def use_once(self, key: str, until: float, now: float) -> bool:
+        """Note ``key`` (a login or link that is good once) as used until ``until`` (epoch
+        seconds), for every process on this database and across restarts: True the first
+        time, False while an earlier use of it has not expired (``until >= now``). Uses that
+        have expired are forgotten on the way."""
+
     async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
         """Move the mark of ``key`` (a message's) to ``stamp`` unless it holds a newer one,
         for every process on this database: True if the mark is now ``stamp`` (it was older,

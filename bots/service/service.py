@@ -152,11 +152,12 @@ class TableService:
         computer's first turn, nor when they think in a thread (``thinking``)."""
         return len(self.timers.thinker.pids())
 
+    @_saved
     async def once(self, key: str, until: float) -> bool:
         """True the first time any process of these bots asks for ``key`` before ``until``
-        (epoch seconds): a login or link that is good once (``Store.take_window``)."""
-        now = self._clock.now()
-        return await self._store.take_window(f"once:{key}", 1, max(until - now, 1.0), now) == 0.0
+        (epoch seconds), restarts included: a login or link that is good once
+        (``Store.use_once``, which keeps it until then)."""
+        return await self._store.use_once(key, until, self._clock.now())
 
     def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
         """While inside, ``on_change(table_id)`` hears of every new version or status of a

@@ -19,10 +19,11 @@ Replays: a Mini App's ``initData`` is valid for every request Telegram's
 client makes within its life, by design. Here it is exchanged *once*: the
 ``hash`` of every ``initData`` accepted is remembered until it would have
 expired anyway, and the same ``hash`` seen again is refused (403), as is a
-Discord link token used a second time (each carries a nonce). What is
-remembered is in memory: a restarted server forgets it, and ``max_age`` then
-bounds the window. A session is a bearer token like any cookie; it is bound to
-its person and table and expires.
+Discord link token used a second time (each carries a nonce). The gate remembers
+them in memory, and the server asks the store too (``Store.use_once``, through
+``TableService.once``), which keeps each one until it expires: a restarted server,
+or another process of the bot on a shared database, refuses it as well. A session
+is a bearer token like any cookie; it is bound to its person and table and expires.
 
 The secret is ``BASRA_WEB_SECRET``, or else HMAC-SHA256 of the bot token under
 ``"basra web"``: stable across restarts, different for every bot, never the

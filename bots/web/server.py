@@ -67,8 +67,8 @@ class WebServer:
         self._static = {name: _asset(name).encode() for name in STATIC}
         self._page = _asset("table.html")
         self._sockets: set[web.WebSocketResponse] = set()
-        #: True the first time any process of the bot is shown a login's ``once`` key
-        #: (``TableService.once``); None: this process's memory alone (``Gate``).
+        #: True the first time any process of the bot is shown a login's ``once`` key, before
+        #: or after a restart (``TableService.once``); None: this process's memory alone (``Gate``).
         self.once: Callable[[str, float], Awaitable[bool]] | None = None
 
     @property

@@ -65,6 +65,14 @@ ON CONFLICT (key) DO UPDATE SET stamp = excluded.stamp, touched = excluded.touch
 RETURNING true
 """
 
+# A use that has expired is taken again in place (another process may not have pruned it
+# yet); the row's lock makes two processes using one key at once one first and one second.
+_USE_ONCE: Final = """
+INSERT INTO used_once AS u (key, until) VALUES ($1, $2)
+ON CONFLICT (key) DO UPDATE SET until = excluded.until WHERE u.until < $3
+RETURNING true
+"""
+
 _NOW: Final = "extract(epoch FROM clock_timestamp())"
 
 _CHANNEL: Final = "basra_tables"  # migration 005's trigger notifies it
@@ -195,6 +203,13 @@ class PostgresCoordination(Connected):
 
         granted, stamps = await self._read(work)  # one statement: its own transaction
         return 0.0 if granted else max(0.0, min(stamps) + period - now)
+
+    async def use_once(self, key: str, until: float, now: float) -> bool:
+        async def work(conn: Connection) -> bool:
+            await conn.execute("DELETE FROM used_once WHERE until < $1", now)
+            return bool(await conn.fetchval(_USE_ONCE, key, until, now))
+
+        return await self._write(work)
 
     async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
         async def work(conn: Connection) -> bool:

@@ -29,6 +29,13 @@ _KEEP_REF: Final = (
 
 _FORGET_REF: Final = "DELETE FROM message_refs WHERE table_id = ? AND key = ?"
 
+# Expired uses go first, so a key still in the table is one used and not yet expired.
+_FORGET_USED: Final = "DELETE FROM used_once WHERE until < ?"
+
+_USE_ONCE: Final = (
+    "INSERT INTO used_once (key, until) VALUES (?, ?) ON CONFLICT (key) DO NOTHING RETURNING key"
+)
+
 
 class SqliteCoordination(Connected):
     """The ``Coordination`` half of ``SqliteStore``."""
@@ -71,6 +78,13 @@ class SqliteCoordination(Connected):
 
     async def take_window(self, key: str, calls: int, period: float, now: float) -> float:
         return self._windows.take(key, calls, period, now)
+
+    async def use_once(self, key: str, until: float, now: float) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            db.execute(_FORGET_USED, (now,))
+            return db.execute(_USE_ONCE, (key, until)).fetchone() is not None
+
+        return await self._write_sync(work)
 
     async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
         return self._marks.advance(key, tuple(stamp))

@@ -78,6 +78,23 @@ async def test_forged_expired_and_replayed_init_data_are_refused_and_logged_with
     assert "hash=" not in logged and "auth_date" not in logged
 
 
+async def test_a_login_used_before_a_restart_is_refused_after_it(server: FakeTelegram, database: Path,
+                                                                  players: Any) -> None:
+    """What was used is kept in the store until it expires: a restarted bot remembers it."""
+    alice, badr, _, group = players
+    async with WebWorld(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        genuine = world.init_data(alice)
+        link = world.web.gate.hand_link(f"tg:{alice.id}", table.table_id, "en")
+        assert (await login(world, {"telegram": genuine, "table": table.table_id}))[0] == 200
+        assert (await login(world, {"discord": link}))[0] == 200
+    async with WebWorld(server, database) as world:  # the bot, its web table and its store again
+        status, body = await login(world, {"telegram": genuine, "table": table.table_id})
+        assert status == 403 and "used already" in body["error"]
+        assert (await login(world, {"discord": link}))[0] == 403
+        assert (await login(world, {"telegram": world.init_data(alice), "table": table.table_id}))[0] == 200
+
+
 async def test_discord_links_are_signed_bound_expiring_and_good_once(server: FakeTelegram, database: Path,
                                                                       players: Any) -> None:
     alice, badr, _, group = players
