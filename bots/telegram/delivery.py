@@ -126,6 +126,14 @@ class Delivery(HandMessages):
         if round_result is not None and match_result is None:
             # Shown above the next round's table: kept with the table, so a restart keeps it.
             html = content_of(render_notice(round_result)).html
+            closing = next((n for n in notices if isinstance(n, TableUpdated)
+                            and n.table.round_close is not None
+                            and n.table.round_no == round_result.result.round_no), None)
+            if closing is not None and is_private(closing.table.chat_id):
+                # In a private chat (practice) the hands flow below the round's first message,
+                # out of sight: the new round's message carries the closing picture too (the
+                # last plays, who took the leftovers), then the points.
+                html = content_of(stacked(render_notice(closing), render_notice(round_result))).html
             self.keep(table_id, "round_result", {"round": round_result.result.round_no, "html": html})
         has_table = any(isinstance(n, TableUpdated) for n in notices)
         starting = any(isinstance(n, LobbyClosed) and n.reason == "started" for n in notices)
@@ -185,7 +193,12 @@ class Delivery(HandMessages):
         else:
             ends = [render_notice(n) for n in (result, match_result) if n is not None]
             content = content_of(stacked(drawn, *ends))
-        self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version)
+        shown = refs.values.get("table")
+        # A practice round's first message, which opens with the last round's end, goes before
+        # the hand that the same play brings: the player reads how the round ended first.
+        first = is_private(table.chat_id) and table.round_no > 1 and (not shown or shown[2] != table.round_no)
+        self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version,
+                        urgent=first)
 
     def _table_content(self, drawn: Rendered, table: TableView, lang: str) -> Content:
         """A running round's table, with a link to watch it live (``bots.web``) in a group."""
@@ -238,7 +251,7 @@ class Delivery(HandMessages):
                  scope=table_id)
 
     def show_table(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, round_no: int,
-                   version: int) -> None:
+                   version: int, *, urgent: bool = False) -> None:
         """Edit the round's table message, or post it (the first round's takes over the lobby
         message). In a group that became a supergroup it is posted afresh: old messages are
         not editable there."""
@@ -266,7 +279,7 @@ class Delivery(HandMessages):
             return outcome_of(sent)
 
         self.put(("table", table_id), self._group(chat_id), run, stamp=(version,), label="table",
-                 scope=table_id)
+                 scope=table_id, urgent=urgent, order=FIRST if urgent else TABLE)
 
     def _closing(self, table_id: str, chat_id: str, refs: TableRefs, round_no: int, content: Content,
                  version: int) -> None:

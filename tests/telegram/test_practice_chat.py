@@ -1,0 +1,39 @@
+"""Practice in a private chat reads like the groups: each round's end is told where the
+player is looking, and the commands answer under themselves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.fakes import FakeTelegram
+from tests.telegram.world import World
+
+ARABIC = re.compile(r"[\u0600-\u06FF]")
+
+
+@pytest.mark.parametrize(("lang", "over", "score", "played"), [
+    ("en", "Round 1 is over", "Score: ", " played "),
+    ("ar", "انتهت الجولة 1", "النتيجة: ", "ورقة "),
+])
+async def test_a_practice_round_s_end_comes_above_the_next_round_s_hand(
+    server: FakeTelegram, database: Path, lang: str, over: str, score: str, played: str
+) -> None:
+    amal = server.add_user("Amal", language_code=lang)
+    chat = server.private_chat(amal)
+    async with World(server, database) as world:
+        await world.send(amal, None, "/practice")
+        while (table := await world.table(chat)) is not None and table.round_no == 1:
+            await world.play_any(amal)
+        assert table is not None and table.round_no == 2
+        # The message the new round's turn follows tells how round 1 ended: its last play,
+        # who took what was left, and each side's points.
+        shown = server.messages(chat, bot_only=True)
+        closing = next(m for m in reversed(shown) if over in m.text)
+        assert shown.index(closing) >= len(shown) - 2, "the round's end is out of sight"
+        before = closing.text.partition(over)[0]
+        assert played in before and score in closing.text
+        assert world.hand_message(amal).message_id > closing.message_id
+        assert bool(ARABIC.search(closing.text)) == (lang == "ar")
