@@ -20,6 +20,13 @@ however it went (``watch``): a service killed outright leaves no process
 behind. A worker that dies (killed, out of memory) takes its
 decision with it: the pool is made afresh, and that decision is made again
 here in a thread, so the table never waits for a process that is gone.
+
+All of a pool's processes start at once (``_open``): the executor starts one when a
+call finds none idle, so each of the first calls waits, in its worker, until every
+worker holds one (``arrive``). Without that wait a worker quick enough to answer the
+first call before the second is sent would take the second too, and the pool would
+open with fewer processes than asked. Their pids are what those calls answer: the
+executor says in no public attribute which processes it runs.
 """
 
 from __future__ import annotations
@@ -48,6 +55,11 @@ log = logging.getLogger(__name__)
 PRELOAD = ["__main__", "core.ai", __name__]
 #: How long ``Thinker.close`` waits for the processes to end: one decision under way, and more.
 CLOSING = 10.0
+#: How long a pool's first workers wait for the others to start (``arrive``).
+ARRIVING = 60.0
+
+#: In a worker: the barrier every worker of its pool passes once, when the pool opens.
+_arrivals: threading.Barrier | None = None
 
 
 def default_processes() -> int:
@@ -87,12 +99,40 @@ def watch(service: int) -> None:
     threading.Thread(target=wait, name="watch-service", daemon=True).start()
 
 
-def start_worker(service: int) -> None:
+def start_worker(service: int, arrivals: threading.Barrier) -> None:
     """A worker's first step. Ctrl-C at a terminal reaches every process of the program's
     group: it is the service's to act on (it closes the pool), so a worker ignores it,
-    and leaves no traceback on the player's screen. And it ``watch``-es the service."""
+    and leaves no traceback on the player's screen. And it ``watch``-es the service, and
+    keeps its pool's barrier for ``arrive``."""
+    global _arrivals
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watch(service)
+    _arrivals = arrivals
+
+
+def arrive() -> int:
+    """A pool's first call to each worker: wait until every worker of the pool holds one,
+    so that the pool starts them all; then this worker's pid."""
+    assert _arrivals is not None, "start_worker sets it"
+    _arrivals.wait(ARRIVING)
+    return os.getpid()
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting to be reaped by its parent does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: whether a signal could reach it
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
 
 
 def decide(level: str, seed: str, view: SeatView) -> tuple[Card, int]:
@@ -113,6 +153,7 @@ class Thinker:
             raise ValueError("the number of thinking processes cannot be negative")
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._workers: list[int] = []  # the pool's processes, as ``arrive`` answered
         self._thread = thread
         self._opening = asyncio.Lock()
         self._closed = False
@@ -141,7 +182,7 @@ class Thinker:
                         "making its decision again in this process"
                     )
                     if self._pool is pool:
-                        self._pool = None
+                        self._pool, self._workers = None, []
                     pool.shutdown(wait=False, cancel_futures=True)
         if self._thread is None:
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
@@ -167,36 +208,41 @@ class Thinker:
         takes a few hundred milliseconds, which the event loop does not wait for."""
         async with self._opening:
             if self._pool is None:
-                pool = await asyncio.to_thread(self._open)
+                pool, workers = await asyncio.to_thread(self._open)
                 if self._closed:
                     await shut(pool)
                     raise BrokenProcessPool("closed while its processes started")
-                self._pool = pool
+                self._pool, self._workers = pool, workers
             return self._pool
 
-    def _open(self) -> ProcessPoolExecutor:
+    def _open(self) -> tuple[ProcessPoolExecutor, list[int]]:
+        """A pool with all its processes started, and their pids."""
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOAD)
+        arrivals = context.Barrier(self.processes)
         pool = ProcessPoolExecutor(
-            self.processes, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
+            self.processes, mp_context=context, initializer=start_worker, initargs=(os.getpid(), arrivals)
         )
         try:
-            # A process starts when a call finds none idle: one call each starts them all here.
-            for started in [pool.submit(os.getpid) for _ in range(self.processes)]:
-                started.result()
+            # A process starts when a call finds none idle, and no worker is idle before
+            # all have arrived: one call each starts them all.
+            try:
+                calls = [pool.submit(arrive) for _ in range(self.processes)]
+                workers = [call.result() for call in calls]
+            except threading.BrokenBarrierError as error:
+                raise BrokenProcessPool(f"its processes did not all start within {ARRIVING} s") from error
             if self._closed:
                 raise BrokenProcessPool("closed while its processes started")
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)  # in a thread of its own (``_opened``)
             raise
-        return pool
+        return pool, workers
 
     def pids(self) -> list[int]:
         """The worker processes alive now (none before they start, or after ``close``)."""
         if self._pool is None:
             return []
-        # The executor keeps its processes by pid, and says so in no public attribute.
-        return [p.pid for p in list(self._pool._processes.values()) if p.pid is not None and p.is_alive()]
+        return [pid for pid in self._workers if running(pid)]
 
     async def close(self) -> None:
         """Stop thinking: decisions not yet started are dropped, and this returns once the
@@ -213,7 +259,7 @@ class Thinker:
             self._thread.shutdown(wait=False, cancel_futures=True)
             self._thread = None
         if self._pool is not None:
-            pool, self._pool = self._pool, None
+            pool, self._pool, self._workers = self._pool, None, []
             await shut(pool)
 
 

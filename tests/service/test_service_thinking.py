@@ -170,10 +170,16 @@ def started_child() -> tuple[subprocess.Popen[str], list[int]]:
         start_new_session=True,
     )
     assert child.stdout is not None
-    line = child.stdout.readline().split()
-    assert line[:1] == ["ready"] and int(line[1]) == child.pid
-    workers = [int(pid) for pid in line[2:]]
-    assert len(workers) == 2 and not any(gone(pid) for pid in workers)
+    try:
+        line = child.stdout.readline().split()
+        assert line[:1] == ["ready"] and int(line[1]) == child.pid
+        workers = [int(pid) for pid in line[2:]]
+        assert len(workers) == 2 and not any(gone(pid) for pid in workers)
+    except BaseException:
+        # The child, the server its workers fork from and the workers share its process group.
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        raise
     return child, workers
 
 
