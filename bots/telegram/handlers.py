@@ -135,10 +135,26 @@ class Handlers(Presses):
                 "here to play against the computer. Your cards always come here, in private."))
         sent = await self.send_hands(person)
         if payload is not None and payload.kind == "hand" and sent == 0:
+            if await self._seated_in_lobby(payload.table_id, person):
+                # Someone who pressed Join before ever starting the bot: the welcome the join
+                # could not send comes now, and the group's "open my hand" note has done its job.
+                await self.reply_text(message, t.gettext(
+                    "You are at the table. Your cards will come here, in this chat, when the match "
+                    "starts."))
+                await self.delivery.clear_note(payload.table_id, person.player_id)
+                return
             # A link to a hand that is not (or no longer) theirs: say so, and what to do.
             await self.reply_text(message, t.gettext(
                 "You have no game running at that table. Send /newgame in a group, or /practice "
                 "here to play against the computer."))
+
+    async def _seated_in_lobby(self, table_id: str, person: Person) -> bool:
+        """Whether ``person`` has a seat at ``table_id``'s lobby, still waiting to start."""
+        try:
+            lobby = await self.service.lobby(table_id)
+        except ServiceError:
+            return False
+        return lobby.status == "lobby" and lobby.seat_of(person.player_id) is not None
 
     async def send_hands(self, person: Person, table_id: str | None = None) -> int:
         """Send fresh hand messages of every running match of ``person`` (or one table);

@@ -1,0 +1,43 @@
+"""What a person reads first: joining before ever starting the bot, a lobby press's answer,
+``/score`` during a match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.fakes import FakeTelegram
+from tests.telegram.world import World, labels_in
+
+SEATED = {"en": "You are at the table", "ar": "أنت الآن على الطاولة"}
+NO_GAME = {"en": "You have no game", "ar": "ليس لك لعب"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_a_newcomer_who_joins_reads_that_he_is_seated_when_he_starts_the_bot(
+    server: FakeTelegram, database: Path, lang: str
+) -> None:
+    alice = server.add_user("Alice")
+    badr = server.add_user("Badr", language_code=lang)
+    server.private_chat(alice)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        update = await world.press_verb(badr, lobby, "join")
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.url
+        note = server.last_message(group)
+        assert any(b.url for row in note.buttons for b in row)
+        # Badr follows the link and presses Start: the first thing he reads is his seat.
+        await world.send(badr, None, f"/start {answer.url.partition('?start=')[2]}")
+        said = [m.text for m in server.messages(server.private_chat(badr), bot_only=True)]
+        assert said and said[0].startswith(SEATED[lang]), said
+        assert not any(NO_GAME[lang] in text for text in said)
+        assert note.deleted  # the group's nudge has done its job
+        # When the match starts, his hand comes to the chat he opened.
+        await world.press_verb(alice, lobby, "start")
+        table = await world.table(group)
+        assert table is not None and table.running
+        assert labels_in(world.latest_private(badr).text), "his cards came to his chat"
