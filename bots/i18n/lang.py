@@ -14,6 +14,7 @@ catalogs the bot ships.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 SUPPORTED: Final = ("ar", "en")
@@ -49,6 +50,27 @@ def resolve_language(*candidates: str | None) -> str:
         if lang is not None:
             return lang
     return DEFAULT_LANGUAGE
+
+
+def operator_language(asked: str | None, environ: Mapping[str, str]) -> str:
+    """The language of an operator's command (``basra backup``): ``asked`` (``--lang``), else
+    the locale's, from the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set (as
+    POSIX reads them), else English. Not the games' language: what cron mails and a server
+    logs is read by whoever runs the machine, in the language they chose for it.
+
+    >>> operator_language(None, {}), operator_language(None, {"LANG": "ar_EG.UTF-8"})
+    ('en', 'ar')
+    >>> operator_language(None, {"LC_ALL": "C.UTF-8", "LANG": "ar_EG.UTF-8"})
+    'en'
+    >>> operator_language("ar", {"LANG": "en_US.UTF-8"})
+    'ar'
+    """
+    if (lang := supported_language(asked)) is not None:
+        return lang
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if value := environ.get(name):
+            return supported_language(value) or SOURCE_LANGUAGE
+    return SOURCE_LANGUAGE
 
 
 def is_rtl(lang: str) -> bool:

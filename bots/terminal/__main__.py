@@ -9,7 +9,8 @@ default ``basra.sqlite3``): leave with q and the same command goes on where
 you stopped, saying so; ``--new`` resigns the saved match and starts afresh.
 ``basra export`` writes the last finished match's record (``export``);
 ``basra backup`` a checked copy of the database, even while a bot runs on it
-(``backup``).
+(``backup``), an operator's command: it speaks the locale's language (English
+unless ``LANG`` and the like name Arabic), not the games'.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import asyncio
 import dataclasses
 import getpass
+import os
 import re
 import sys
 from pathlib import Path
@@ -28,7 +30,8 @@ from pydantic import ValidationError
 from core.ai import LEVELS
 from storage import StorageError, open_store
 
-from ..i18n import SUPPORTED, isolate, resolve_language, translator
+from ..i18n import SUPPORTED, resolve_language, translator
+from ..i18n.lang import operator_language
 from ..logs import configure_logging
 from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
@@ -61,7 +64,8 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("dest", metavar="DEST",
                       help="the file to write, or a folder to write <database>-<date>-<time>.sqlite3 in")
     copy.add_argument("--overwrite", action="store_true", help="replace DEST if it exists")
-    copy.add_argument("--lang", choices=SUPPORTED, default=None)
+    copy.add_argument("--lang", choices=SUPPORTED, default=None,
+                      help="the language of its one line (default: the locale's, else English)")
     copy.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     return top
 
@@ -119,11 +123,11 @@ async def export_record(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
 
 def backup_database(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     settings = BasraSettings()
-    t = translator(resolve_language(args.lang, settings.language))
+    t = translator(operator_language(args.lang, os.environ))
     database = args.database or settings.database
     if not isinstance(database, Path):  # a PostgreSQL server keeps its own backups
         print(t.gettext("basra backup copies an SQLite file; back up a PostgreSQL database with {command}.",
-                        command=isolate("pg_dump")), file=err)
+                        command="pg_dump"), file=err)
         return 2
     return backup(database, args.dest, args.overwrite, t, out, err)
 

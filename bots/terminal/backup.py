@@ -5,7 +5,10 @@ The copy is SQLite's online backup of one committed state of the file
 holds, and every play acknowledged before it began is in it. ``DEST`` is the
 file to write, or a folder to write ``basra-<UTC date and time>.sqlite3`` in;
 an existing file is replaced only with ``--overwrite``. One line says where
-the copy is, or why there is none.
+the copy is, or why there is none: in the operator's language (``--lang``, else
+the locale's, else English: ``operator_language``), with paths as they are, no
+bidirectional isolates around them, so that cron's mail and a log show them
+byte for byte.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import TextIO
 
 from storage.backup import BackupExists, CopyDamaged, NoDatabase, copy_database
 
-from ..i18n import Translator, isolate, user_text
+from ..i18n import Translator
 from .texts import BACKED_UP, BACKUP_EXISTS, COPY_DAMAGED, NO_DATABASE
 
 
@@ -40,19 +43,19 @@ def backup(database: Path, dest: str, overwrite: bool, t: Translator, out: TextI
     is kept), 2 when there is nothing to copy or the copy is damaged (``StorageError``, for
     a file that cannot be read or written, is the caller's to say)."""
     target = destination(database, dest, time.time())
-    source = user_text(str(database.resolve()))
+    source = str(database.resolve())
     try:
         copied = copy_database(database, target, overwrite=overwrite)
     except NoDatabase:
-        print(t.gettext(NO_DATABASE, path=source, option=isolate("--database")), file=err)
+        print(t.gettext(NO_DATABASE, path=source, option="--database"), file=err)
         return 2
     except BackupExists:
-        print(t.gettext(BACKUP_EXISTS, dest=user_text(str(target)), option=isolate("--overwrite")), file=err)
+        print(t.gettext(BACKUP_EXISTS, dest=str(target), option="--overwrite"), file=err)
         return 1
     except CopyDamaged as damaged:
         print(t.gettext(COPY_DAMAGED, source=source, problem=damaged.problem), file=err)
         return 2
     size = max(1, round(copied.size / 1024))
-    print(t.gettext(BACKED_UP, source=source, dest=user_text(str(copied.path.resolve())), size=size,
+    print(t.gettext(BACKED_UP, source=source, dest=str(copied.path.resolve()), size=size,
                     schema=copied.schema), file=out)
     return 0

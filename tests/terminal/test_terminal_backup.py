@@ -54,7 +54,7 @@ async def test_a_copy_taken_during_a_match_opens_and_holds_every_acknowledged_pl
                 await play()
             code, out, err = await copying
             assert (code, err) == (0, ""), err
-            assert out.startswith(f"Backed up \u2068{database}\u2069 to \u2068{dest}\u2069 (")
+            assert out.startswith(f"Backed up {database} to {dest} (")
             copies.append((dest, acknowledged))
         live = await store.load_events(table_id)
     assert live[-1].version > copies[-1][1]  # plays were made while the copies were taken
@@ -75,8 +75,7 @@ async def create(database: Path) -> None:
 def test_the_copy_is_refused_over_an_existing_file_unless_asked(tmp_path: Path) -> None:
     database = tmp_path / "basra.sqlite3"
     assert backup(database, str(tmp_path / "copy.sqlite3"), "--lang", "en") == (
-        2, "", f"There is no database at \u2068{database}\u2069: give its path with "
-        "\u2066--database\u2069 or BASRA_DATABASE.\n",
+        2, "", f"There is no database at {database}: give its path with --database or BASRA_DATABASE.\n",
     )
     assert not database.exists()  # asking created nothing
     asyncio.run(create(database))
@@ -84,8 +83,7 @@ def test_the_copy_is_refused_over_an_existing_file_unless_asked(tmp_path: Path) 
     dest.write_bytes(b"an older copy")
     code, out, err = backup(database, str(dest), "--lang", "en")
     assert (code, out) == (1, "") and dest.read_bytes() == b"an older copy"
-    assert err == (f"\u2068{dest}\u2069 exists already: name another file, "
-                   "or add \u2066--overwrite\u2069 to replace it.\n")
+    assert err == f"{dest} exists already: name another file, or add --overwrite to replace it.\n"
     code, out, err = backup(database, str(dest), "--overwrite", "--lang", "ar")
     assert (code, err) == (0, "") and out.count("\n") == 1 and re.search(r"[\u0600-\u06FF]", out)
     with sqlite3.connect(dest) as conn:
@@ -120,6 +118,49 @@ def test_a_damaged_database_gives_no_copy_and_says_why(tmp_path: Path) -> None:
     conn.close()
     code, out, err = backup(database, str(tmp_path / "copy.sqlite3"), "--lang", "en")
     assert (code, out) == (2, "") and err.count("\n") == 1
-    assert err.startswith(f"The copy of \u2068{database}\u2069 fails SQLite's integrity check (row ")
+    assert err.startswith(f"The copy of {database} fails SQLite's integrity check (row ")
     assert err.endswith("), so it was not kept: the database itself may be damaged.\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["basra.sqlite3"]
+
+
+BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.parametrize(
+    ("environ", "arabic"),
+    [
+        ({}, False),  # cron's environment: no locale at all
+        ({"LANG": "C.UTF-8"}, False),
+        ({"LANG": "de_DE.UTF-8"}, False),
+        ({"LANG": "ar_EG.UTF-8"}, True),
+        ({"LANG": "ar_EG.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, False),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "ar_SA.UTF-8"}, True),
+    ],
+)
+def test_an_operator_is_answered_in_the_locales_language_with_the_paths_as_they_are(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, environ: dict[str, str], arabic: bool
+) -> None:
+    """Not the games' language (BASRA_LANGUAGE is Arabic by default): the operator's, and
+    the paths byte for byte, without the isolates a chat needs around them."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "BASRA_LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    database = tmp_path / "basra.sqlite3"
+    asyncio.run(create(database))
+    dest = tmp_path / "copy.sqlite3"
+    args = terminal.parser().parse_args(["backup", str(dest), "--database", str(database)])
+    out, err = io.StringIO(), io.StringIO()
+    assert terminal.backup_database(args, out, err) == 0 and err.getvalue() == ""
+    line = out.getvalue()
+    assert f" {database} " in line and f" {dest} " in line and not BIDI_CONTROLS.search(line)
+    assert bool(re.search(r"[\u0600-\u06FF]", line)) == arabic
+    if not arabic:
+        assert line.startswith(f"Backed up {database} to {dest} (")
+
+
+def test_the_language_asked_for_wins_over_the_locale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LC_ALL", "ar_EG.UTF-8")
+    database = tmp_path / "basra.sqlite3"
+    code, _, err = backup(database, str(tmp_path / "copy.sqlite3"), "--lang", "en")
+    assert code == 2 and err.startswith(f"There is no database at {database}: ")
