@@ -15,7 +15,8 @@
   then the server sends frames (``frames``) and the page sends
   ``{"op": "play", "card", "plan", "version"}``, which goes through
   ``TableService.play`` exactly as a button press does (seat, turn, version).
-  A refused session closes the socket with code 4401 or 4403.
+  A refused session closes the socket with code 4401 or 4403; a frame that is too big,
+  binary, not JSON or nested too deep closes it too, with one line in the log (``inbound``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any, Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from ..i18n import SUPPORTED, translator
 from ..service import Person, ServiceError, TableService
@@ -36,13 +37,13 @@ from ..service.errors import MatchOver
 from .auth import Gate, Login, Refused
 from .frames import error_frame, page_texts
 from .hub import Page, WebHub
+from .inbound import MAX_MESSAGE, Unreadable, parse_body, read
 
 log = logging.getLogger(__name__)
 
 STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css", "cards.js": "text/javascript"}
 #: How long a new socket may take to say which session it is.
 HELLO_SECONDS: Final = 10.0
-MAX_MESSAGE: Final = 4096
 
 
 class WebUnavailable(Exception):
@@ -139,8 +140,8 @@ class WebServer:
 
     async def _login(self, request: web.Request) -> web.Response:
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+            body = parse_body(await request.text())
+        except UnicodeDecodeError:
             body = None
         if not isinstance(body, dict):
             return self._refused(request, Refused(401, "not a login"), None)
@@ -213,11 +214,14 @@ class WebServer:
         page: Page | None = None
         try:
             try:
-                hello = await socket.receive(timeout=HELLO_SECONDS)
-                message = json.loads(hello.data) if hello.type == WSMsgType.TEXT else None
-                token = message.get("session") if isinstance(message, dict) else None
-                session = self.gate.check_session(token)
-            except (TimeoutError, Refused, ValueError) as why:
+                hello = read(await socket.receive(timeout=HELLO_SECONDS), socket.close_code)
+                if hello is None:
+                    return socket  # closed before it said anything
+                session = self.gate.check_session(hello.get("session"))
+            except Unreadable as unreadable:
+                await self._unreadable(request, socket, unreadable)
+                return socket
+            except (TimeoutError, Refused) as why:
                 refused = why if isinstance(why, Refused) else Refused(401, "no session")
                 log.warning("web socket refused (%d: %s) from %s", refused.status, refused.reason,
                             request.remote)
@@ -229,23 +233,32 @@ class WebServer:
 
             page = Page(session.table_id, session.player_id, send, session.lang or self.language)
             self.hub.open(page)
-            async for message in socket:
-                if message.type != WSMsgType.TEXT:
-                    continue
-                await self._act(page, message.data)
+            while True:
+                try:
+                    message = read(await socket.receive(), socket.close_code)
+                except Unreadable as unreadable:
+                    await self._unreadable(request, socket, unreadable)
+                    break
+                if message is None:
+                    break
+                await self._act(page, message)
         finally:
             if page is not None:
                 await self.hub.close(page)
             self._sockets.discard(socket)
         return socket
 
-    async def _act(self, page: Page, data: str) -> None:
+    @staticmethod
+    async def _unreadable(request: web.Request, socket: web.WebSocketResponse,
+                          unreadable: Unreadable) -> None:
+        """One line for a frame refused (never the frame), and the socket closed."""
+        log.warning("web socket closed (%d): %s from %s", unreadable.code, unreadable.reason, request.remote)
+        if not socket.closed:
+            await socket.close(code=unreadable.code)
+
+    async def _act(self, page: Page, message: dict[str, Any]) -> None:
         """A page's play: the same call, and the same checks, as a button press."""
-        try:
-            message = json.loads(data)
-        except ValueError:
-            return
-        if not isinstance(message, dict) or message.get("op") != "play" or page.player_id is None:
+        if message.get("op") != "play" or page.player_id is None:
             return
         card, plan, version = message.get("card"), message.get("plan"), message.get("version")
         t = translator(self.hub.language(page.player_id, page.table_id, page.lang))
