@@ -22,7 +22,7 @@ def render_played(hand: HandView, t: Translator) -> Rendered:
     lines: list[Line] = []
     play = table.last_play
     if play is not None and play.seat == hand.seat:
-        lines.append(Line.of(describe_play(t, table, play)))
+        lines.append(Line.of(describe_play(t, table, play, hand.seat)))
     elif play is None and table.round_no > 1:
         # TRANSLATORS: a hand message once its round ended with this player's play.
         lines.append(Line.of(t.gettext("Round {round} has begun.", round=table.round_no)))

@@ -111,8 +111,9 @@ def lobby_buttons(t: Translator, lobby: LobbyView) -> tuple[tuple[Button, ...], 
 # -- the table -------------------------------------------------------------------
 
 
-def describe_play(t: Translator, table: TableView, play: PlayDescription) -> str:
-    """ "Alice played 10♦ and took 4♠ 6♥: basra!" / "… which stays on the floor"."""
+def describe_play(t: Translator, table: TableView, play: PlayDescription, viewer: int | None = None) -> str:
+    """ "Alice played 10♦ and took 4♠ 6♥: basra!" / "… which stays on the floor". A play the
+    clock made is marked so; in the ``viewer``'s own hand it was played for *you*."""
     who = seat_name(t, table.seats[play.seat])
     card = card_label(play.card)
     if not play.taken:
@@ -125,7 +126,10 @@ def describe_play(t: Translator, table: TableView, play: PlayDescription) -> str
         text = t.gettext(
             "{name} played {card} and took {cards}.", name=who, card=card, cards=run_of(play.taken)
         )
-    if play.auto:
+    if play.auto and viewer is not None and play.seat == viewer:
+        # TRANSLATORS: in a player's own hand, after the turn clock played for them.
+        text += " " + t.gettext("(played for you: time ran out)")
+    elif play.auto:
         # TRANSLATORS: after a play made by the turn clock for a player who did not play in time.
         text += " " + t.gettext("(played for them: time ran out)")
     return text
@@ -198,7 +202,7 @@ def _table_lines(
         carried = t.gettext("Carried majority: {points} more", points=points_count(t, table.carry))
         lines.append(Line.of(carried))
     if table.last_play is not None:
-        lines.append(Line.of(describe_play(t, table, table.last_play)))
+        lines.append(Line.of(describe_play(t, table, table.last_play, viewer)))
     if close is not None and close.leftovers and close.team is not None:
         # TRANSLATORS: at a round's end; {side} is a player's name or "Team A (Alice & Carla)".
         leftovers = t.gettext(

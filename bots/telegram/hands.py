@@ -308,11 +308,23 @@ class HandMessages:
             self.keep(table_id, NOTE_KEY + player_id, None)
 
     def warn(self, notice: ClockWarning) -> None:
+        """The clock's warning folds into the turn's hand message (an edit: the turn already
+        notified, and a second ping a turn is noise); only a player without a live hand for this
+        turn gets it as a message of its own."""
         user = chat_number(notice.player_id)
-        content = content_of(render_notice(notice))
+        warning = render_notice(notice)
+        content = content_of(warning)
         key = (notice.table_id, notice.player_id)
+        hand = notice.hand
+        web_app = self.web.mini_app_url(hand.table_id) if self.web is not None else None
+        folded = hand_content(hand, notice.lang, header=warning, web_app=web_app)
 
         async def run() -> Outcome:
+            ref = (await self.refs(hand.table_id)).values.get(_key(hand))
+            if ref is not None and _was_turn(ref) and ref[2] == hand.version:
+                edited = await self.outbox.edit(user, ref[1], folded)
+                if edited.outcome is not Sent_.GONE:
+                    return outcome_of(edited)
             sent = await self.outbox.send(user, content)
             if sent.message_id is not None:
                 old = self._warnings.pop(key, None)
@@ -322,7 +334,7 @@ class HandMessages:
             return outcome_of(sent)
 
         self.put(("warn", *key), user, run, stamp=(notice.hand.version,), urgent=True, order=FIRST,
-                 label="clock warning")
+                 label="clock warning", scope=hand.table_id, lock=_write_key(hand))
 
 
 def _key(hand: HandView) -> str:
