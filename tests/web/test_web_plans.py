@@ -54,8 +54,9 @@ async def test_a_card_with_several_plans_offers_the_chat_s_numbered_choices_and_
         lines, buttons = chat_choices(world.hand_message(alice))
         assert [n for n, _ in lines] == [1, 2] and [n for n, _ in buttons] == [1, 2]
 
+        locale = "ar-EG" if lang == "ar" else "en-US"
         page = await TablePage.open(browser, world.local(world.mini_app(alice)),
-                                    init_data=world.init_data(alice), locale="ar-EG" if lang == "ar" else "en-US")
+                                    init_data=world.init_data(alice), locale=locale)
         await page.touch_card("6C")
         shown = await page_choices(page)
         assert shown == lines  # the same numbers, each taking the same cards, in the same words
