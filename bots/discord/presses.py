@@ -20,6 +20,7 @@ import discord
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
 from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS
+from ..render.answers import lobby_answer
 from ..render.records import record_caption
 from ..service import (
     BadInput,
@@ -155,7 +156,10 @@ class Presses:
             "start": lambda: service.start_match(table_id, person),
             "cancel": lambda: service.cancel(table_id, person),
         }
-        await self._claiming(reply, calls[action.verb]())
+        view = await self._claiming(reply, calls[action.verb]())
+        # The lobby itself answered the press; a line for the presser alone says what it did.
+        t = await self.t_for(interaction)
+        await interaction.followup.send(lobby_answer(t, action.verb, view, person.player_id), ephemeral=True)
 
     async def _claiming(self, reply: Reply, work: Awaitable[T]) -> T:
         """Run ``work`` letting its notices answer the press by editing the pressed message."""

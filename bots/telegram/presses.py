@@ -30,6 +30,7 @@ from ..render import (
     render_table,
 )
 from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS, is_number
+from ..render.answers import lobby_answer
 from ..render.records import record_caption
 from ..service import (
     BadInput,
@@ -249,18 +250,21 @@ class Presses(Replies):
         elif verb == "uncomputer":
             view = await self.service.remove_computer(table, person)
         elif verb == "start":
-            acknowledged = Acknowledgement(lambda: self._answer(query))
+            said = lobby_answer(await self.language(chat, person), verb, None, person.player_id)
+            acknowledged = Acknowledgement(lambda: self._answer(query, said))
             await self.service.start_match(table, person, committed=acknowledged)
             return acknowledged.answered
         else:
             view = await self.service.cancel(table, person)
-        if verb in ("join", "team") and message is not None and message.chat.type != ChatType.PRIVATE:
-            t = await self.language(chat, person)
-            if not await self.probe(message, person, t):
-                url = deep_link(self.delivery.bot_username, StartPayload("hand", table))
-                await self.delivery.note(table, view.chat_id, person.player_id, person.name)
-                return await self._answer(query, url=url)
-        return False
+        t = await self.language(chat, person)
+        in_group = message is not None and message.chat.type != ChatType.PRIVATE
+        if verb in ("join", "team") and in_group and message is not None \
+                and not await self.probe(message, person, t):
+            url = deep_link(self.delivery.bot_username, StartPayload("hand", table))
+            await self.delivery.note(table, view.chat_id, person.player_id, person.name)
+            return await self._answer(query, url=url)
+        # The lobby is redrawn at the group's pace: the toast says at once what the press did.
+        return await self._answer(query, lobby_answer(t, verb, view, person.player_id))
 
     async def _setting_press(self, query: CallbackQuery, message: Message | None, person: Person,
                              chat: str | None, action: Action) -> bool:

@@ -41,3 +41,54 @@ async def test_a_newcomer_who_joins_reads_that_he_is_seated_when_he_starts_the_b
         table = await world.table(group)
         assert table is not None and table.running
         assert labels_in(world.latest_private(badr).text), "his cards came to his chat"
+
+
+TOASTS = {
+    "en": ["You are in Team B.", "You are in Team A.", "Computer (strong) joined Team B.",
+           "You left the table.", "You cancelled this table."],
+    "ar": ["أنت في الفريق ب.", "أنت في الفريق أ.", "الكمبيوتر (قوي) انضم إلى الفريق ب.",
+           "غادرت الطاولة.", "ألغيت هذه الطاولة."],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_every_lobby_press_is_answered_with_what_it_did(
+    server: FakeTelegram, database: Path, lang: str
+) -> None:
+    alice = server.add_user("Alice", language_code=lang)
+    badr = server.add_user("Badr", language_code=lang)
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/newgame 2v2")
+        lobby = server.last_message(group)
+        presses = [
+            (badr, world.buttons(lobby, "join")[0]),
+            (badr, world.buttons(lobby, "team")[0]),
+            (alice, next(d for d in world.buttons(lobby, "computer") if d.endswith("strong"))),
+            (badr, world.buttons(lobby, "leave")[0]),
+            (alice, world.buttons(lobby, "cancel")[0]),
+        ]
+        said = []
+        for user, data in presses:
+            answer = server.callback_answer(await world.forge(user, lobby, data))
+            assert answer is not None and not answer.show_alert
+            said.append(answer.text)
+        assert said == TOASTS[lang]
+
+
+async def test_joining_and_starting_a_1v1_are_answered_with_the_seat_and_the_start(
+    server: FakeTelegram, database: Path
+) -> None:
+    alice, badr = server.add_user("Alice"), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        joined = server.callback_answer(await world.press_verb(badr, lobby, "join"))
+        assert joined is not None and joined.text == "You are in: seat 2 of 2."
+        started = server.callback_answer(await world.press_verb(alice, lobby, "start"))
+        assert started is not None and started.text == "The match is starting: the table comes in a moment."

@@ -1,0 +1,55 @@
+"""The short answer to a lobby press, for the presser alone (a Telegram toast, a Discord
+ephemeral reply).
+
+The lobby message itself follows at the chat's pace (a group's table is
+redrawn about every 3.4 s on Telegram), so the presser is told at once what the
+press did, in words that name it: "You joined team A", "A computer (strong)
+took seat 2". A player at a café table presses once and expects to hear
+"you're in"; without it, he presses again, and a second press does something
+else (Leave, another computer).
+"""
+
+from __future__ import annotations
+
+from ..i18n import Translator
+from ..i18n.words import team_name
+from ..service.views import LobbyView, TableView
+from .common import seat_name
+
+
+def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, player_id: str) -> str:
+    """What the press of ``verb`` did, as the lobby (or the table it became) shows after it."""
+    if verb == "start" or isinstance(view, TableView):
+        # TRANSLATORS: toast after pressing Start in a lobby; the table follows in the chat.
+        return t.gettext("The match is starting: the table comes in a moment.")
+    if verb == "cancel" or view is None:
+        # TRANSLATORS: toast after pressing Cancel in a lobby.
+        return t.gettext("You cancelled this table.")
+    if verb == "leave":
+        # TRANSLATORS: toast after pressing Leave in a lobby.
+        return t.gettext("You left the table.")
+    if verb == "uncomputer":
+        # TRANSLATORS: toast after pressing "Remove a computer" in a lobby.
+        return t.gettext("A computer left the table.")
+    if verb == "computer":
+        computers = [s for s in view.seats if s.computer is not None]
+        if not computers:
+            return t.gettext("A computer left the table.")
+        computer = computers[-1]
+        if view.capacity == 4:
+            # TRANSLATORS: toast after adding a computer to a 2-v-2 lobby; {name} is e.g.
+            # "Computer (strong)", {team} "Team A".
+            return t.gettext("{name} joined {team}.", name=seat_name(t, computer),
+                             team=team_name(t, computer.team))
+        # TRANSLATORS: toast after adding a computer to a lobby; {seat} is its seat's number.
+        return t.gettext("{name} took seat {seat}.", name=seat_name(t, computer),
+                         seat=view.seats.index(computer) + 1)
+    seat = view.seat_of(player_id)
+    if seat is None:
+        return t.gettext("You left the table.")
+    if view.capacity == 4:
+        # TRANSLATORS: toast after joining (or changing team in) a 2-v-2 lobby.
+        return t.gettext("You are in {team}.", team=team_name(t, seat.team))
+    # TRANSLATORS: toast after joining a one-against-one lobby; {seat} of {seats}.
+    return t.gettext("You are in: seat {seat} of {seats}.", seat=view.seats.index(seat) + 1,
+                     seats=view.capacity)

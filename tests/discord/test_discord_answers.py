@@ -1,0 +1,20 @@
+"""A press on Discord says what it did, to the presser alone; a practice lobby says what to do."""
+
+from __future__ import annotations
+
+import pytest
+from dc_world import World, open_lobby, press, text_of
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+async def test_a_lobby_press_is_followed_by_a_line_for_the_presser_alone(world: World) -> None:
+    lobby = await open_lobby(world, world.alice, "2v2")
+    joined = await press(world.bob, lobby, "join")
+    said = [text_of(m) for m in joined.followups]
+    assert said == ["You are in Team B."], said
+    assert all(m.flags.ephemeral for m in (f.message for f in joined.followups))
+    added = await press(world.alice, lobby, "computer", arg="strong")
+    assert [text_of(m) for m in added.followups] == ["Computer (strong) joined Team A."]
+    left = await press(world.bob, lobby, "leave")
+    assert [text_of(m) for m in left.followups] == ["You left the table."]
