@@ -1,5 +1,5 @@
-"""The short answer to a lobby press, for the presser alone (a Telegram toast, a Discord
-ephemeral reply).
+"""Short answers: to a lobby press, for the presser alone (a Telegram toast, a Discord
+ephemeral reply), and to ``/score`` while a match runs.
 
 The lobby message itself follows at the chat's pace (a group's table is
 redrawn about every 3.4 s on Telegram), so the presser is told at once what the
@@ -12,9 +12,11 @@ else (Leave, another computer).
 from __future__ import annotations
 
 from ..i18n import Translator
-from ..i18n.words import team_name
+from ..i18n.words import deals_left, points_count, team_name
 from ..service.views import LobbyView, TableView
-from .common import seat_name
+from .common import scores_line, seat_name
+from .markup import Line, Span, Text
+from .rendered import Rendered
 
 
 def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, player_id: str) -> str:
@@ -53,3 +55,17 @@ def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, p
     # TRANSLATORS: toast after joining a one-against-one lobby; {seat} of {seats}.
     return t.gettext("You are in: seat {seat} of {seats}.", seat=view.seats.index(seat) + 1,
                      seats=view.capacity)
+
+
+def render_score(table: TableView, t: Translator) -> Rendered:
+    """The score of a running match, in a few lines and without buttons: a copy of the table
+    would freeze at once (its "My hand" never follows), while the table itself is one message
+    that stays live. Public: no hand card."""
+    lines = [Line.of(Span(scores_line(t, table.seats, table.scores, table.rules.target), bold=True))]
+    # TRANSLATORS: under the score of a running match: the round and the deals it still holds.
+    lines.append(Line.of(t.gettext("Round {round} · {deals}", round=table.round_no,
+                                   deals=deals_left(t, table.deals_left))))
+    if table.carry:
+        carried = t.gettext("Carried majority: {points} more", points=points_count(t, table.carry))
+        lines.append(Line.of(carried))
+    return Rendered(Text.of(*lines))

@@ -214,11 +214,12 @@ class Delivery(HandMessages):
     def _group(self, chat_id: str) -> int:
         return self.moves.where(chat_number(chat_id))
 
-    async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]:
+    async def send(self, chat: int, content: Content, *, silent: bool = False,
+                   reply_to: int | None = None) -> tuple[int, Sent]:
         """Send to a chat where it is now, following a group to its supergroup if Telegram
         says it moved; returns the chat it went to."""
         chat = self.moves.where(chat)
-        sent = await self.outbox.send(chat, content, silent=silent)
+        sent = await self.outbox.send(chat, content, silent=silent, reply_to=reply_to)
         if sent.outcome is Sent_.MOVED and sent.moved_to is not None:
             chat = sent.moved_to
             sent = await self.outbox.send(chat, content, silent=silent)
@@ -313,12 +314,13 @@ class Delivery(HandMessages):
             self.show_table(table_id, chat_id, refs, content, ref[2], version)
 
     def post(self, chat_id: str | int, content: Content, *, key: tuple[Any, ...],
-             urgent: bool = True) -> None:
-        """A message of its own (a reply, a result); retried until Telegram takes it."""
+             urgent: bool = True, reply_to: int | None = None) -> None:
+        """A message of its own (a reply, a result), under ``reply_to`` when given; retried
+        until Telegram takes it."""
         chat = chat_number(chat_id) if isinstance(chat_id, str) else chat_id
 
         async def run() -> Outcome:
-            return outcome_of((await self.send(chat, content))[1])
+            return outcome_of((await self.send(chat, content, reply_to=reply_to))[1])
 
         self.put(("post", *key), self.moves.where(chat), run, urgent=urgent, order=REPLY, label="reply")
 

@@ -25,8 +25,8 @@ from ..render import (
     render_rules,
     render_settings,
     render_stats,
-    render_table,
 )
+from ..render.answers import render_score
 from ..render.records import record_caption
 from ..service import (
     BadInput,
@@ -261,7 +261,11 @@ class Handlers(Presses):
         t = await self.language(chat, person)
         current = await self.service.open_table(chat)
         if isinstance(current, TableView):
-            await self.reply(message, render_table(current, t))
+            # The score in a few lines, as a reply to the live table message (a tap on the quote
+            # brings it up); never a copy of the table, whose buttons would freeze at once.
+            ref = (await self.delivery.refs(current.table_id)).values.get("table")
+            where = ref[1] if ref and ref[0] == message.chat_id else None
+            await self.reply(message, render_score(current, t), reply_to=where)
             return
         scope = None if message.chat.type == ChatType.PRIVATE else chat
         stats = await self.service.stats(person.player_id, scope, name=person.name)

@@ -155,16 +155,22 @@ class Outbox:
         """
         return await self.bot.do_api_request(method, params)
 
-    async def send(self, chat_id: int, content: Content, *, silent: bool = False) -> Sent:
+    async def send(self, chat_id: int, content: Content, *, silent: bool = False,
+                   reply_to: int | None = None) -> Sent:
+        """Send a message, as a reply to ``reply_to`` when that one is still there."""
+
         async def call() -> int:
-            message = await self._call("sendMessage", {
+            params: dict[str, Any] = {
                 "chat_id": chat_id,
                 "text": content.html,
                 "parse_mode": ParseMode.HTML,
                 "reply_markup": content.markup,
                 "disable_notification": silent,
                 "link_preview_options": _NO_PREVIEW,
-            })
+            }
+            if reply_to is not None:
+                params["reply_parameters"] = ReplyParameters(reply_to, allow_sending_without_reply=True)
+            message = await self._call("sendMessage", params)
             return int(message["message_id"])
 
         # A send that timed out may have been carried out: do not repeat it at

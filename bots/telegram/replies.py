@@ -62,9 +62,12 @@ class Replies:
     async def language(self, chat: str | None, person: Person) -> Translator:
         return translator(await self.service.language(chat, person))
 
-    async def reply(self, message: Message, rendered: Rendered | Content) -> None:
+    async def reply(self, message: Message, rendered: Rendered | Content, *,
+                    reply_to: int | None = None) -> None:
+        """Answer a command, under ``reply_to`` (another message it points to) when given."""
         content = rendered if isinstance(rendered, Content) else content_of(rendered)
-        self.delivery.post(message.chat_id, content, key=("reply", message.chat_id, message.message_id))
+        self.delivery.post(message.chat_id, content, key=("reply", message.chat_id, message.message_id),
+                           reply_to=reply_to)
 
     async def reply_text(self, message: Message, text: str,
                          buttons: list[list[InlineKeyboardButton]] | None = None) -> None:

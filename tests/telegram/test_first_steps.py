@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes import FakeTelegram
-from tests.telegram.world import World, labels_in
+from tests.telegram.world import World, labels_in, start_match
 
 SEATED = {"en": "You are at the table", "ar": "أنت الآن على الطاولة"}
 NO_GAME = {"en": "You have no game", "ar": "ليس لك لعب"}
@@ -92,3 +92,24 @@ async def test_joining_and_starting_a_1v1_are_answered_with_the_seat_and_the_sta
         assert joined is not None and joined.text == "You are in: seat 2 of 2."
         started = server.callback_answer(await world.press_verb(alice, lobby, "start"))
         assert started is not None and started.text == "The match is starting: the table comes in a moment."
+
+
+@pytest.mark.parametrize(("lang", "to", "deals"), [("en", "(to 121)", "deals left"), ("ar", "121", "توزيع")])
+async def test_score_during_a_match_answers_with_the_score_under_the_live_table(
+    server: FakeTelegram, database: Path, lang: str, to: str, deals: str
+) -> None:
+    alice, badr = server.add_user("Alice", language_code=lang), server.add_user("Badr")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    async with World(server, database) as world:
+        await world.basra.service.set_chat_language(f"tg:{group.id}", lang)
+        await start_match(world, group, alice, badr)
+        table_message = next(m for m in reversed(server.messages(group, bot_only=True))
+                             if world.buttons(m, "hand"))
+        await world.send(badr, group, "/score")
+        answer = server.last_message(group)
+        # A few lines, no buttons to freeze, and a reply to the table that stays live.
+        assert not answer.button_data() and answer.reply_to is table_message
+        assert to in answer.text and deals in answer.text and len(answer.text.splitlines()) <= 3
+        assert not labels_in(answer.text)
