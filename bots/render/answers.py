@@ -1,5 +1,5 @@
 """Short answers: to a lobby press, for the presser alone (a Telegram toast, a Discord
-ephemeral reply), and to ``/score`` while a match runs.
+ephemeral reply), to ``/score`` while a match runs, and to ``/resign``.
 
 The lobby message itself follows at the chat's pace (a group's table is
 redrawn about every 3.4 s on Telegram), so the presser is told at once what the
@@ -17,6 +17,7 @@ from ..service.views import LobbyView, TableView
 from .common import scores_line, seat_name
 from .markup import Line, Span, Text
 from .rendered import Rendered
+from .texts import _end_line
 
 
 def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, player_id: str) -> str:
@@ -68,4 +69,16 @@ def render_score(table: TableView, t: Translator) -> Rendered:
     if table.carry:
         carried = t.gettext("Carried majority: {points} more", points=points_count(t, table.carry))
         lines.append(Line.of(carried))
+    return Rendered(Text.of(*lines))
+
+
+def render_resigned(table: TableView, t: Translator) -> Rendered:
+    """The answer under ``/resign``: said there, where the player typed it, since the table
+    message that shows the end may be far above (in a practice chat, above every hand)."""
+    lines = [
+        # TRANSLATORS: the reply to /resign; the match's end and its score follow.
+        Line.of(Span(t.gettext("You resigned."), bold=True)),
+        Line.of(_end_line(t, table)),
+        Line.of(scores_line(t, table.seats, table.scores, table.rules.target)),
+    ]
     return Rendered(Text.of(*lines))

@@ -26,7 +26,7 @@ from ..render import (
     render_settings,
     render_stats,
 )
-from ..render.answers import render_score
+from ..render.answers import render_resigned, render_score
 from ..render.records import record_caption
 from ..service import (
     BadInput,
@@ -255,7 +255,9 @@ class Handlers(Presses):
                 "You have no running match. Send /newgame in a group, or /practice here to play the "
                 "computer."))
             return
-        await self.service.resign_in_chat(chat, person.player_id)
+        ended = await self.service.resign_in_chat(chat, person.player_id)
+        await self.reply(message, render_resigned(ended, await self.language(chat, person)),
+                         reply_to=message.message_id)
 
     async def score(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)

@@ -37,3 +37,23 @@ async def test_a_practice_round_s_end_comes_above_the_next_round_s_hand(
         assert played in before and score in closing.text
         assert world.hand_message(amal).message_id > closing.message_id
         assert bool(ARABIC.search(closing.text)) == (lang == "ar")
+
+
+@pytest.mark.parametrize(("lang", "resigned", "won"), [
+    ("en", "You resigned.", "won"),
+    ("ar", "انسحبت.", "الفائز"),
+])
+async def test_resign_in_practice_is_answered_under_the_command(
+    server: FakeTelegram, database: Path, lang: str, resigned: str, won: str
+) -> None:
+    amal = server.add_user("Amal", language_code=lang)
+    chat = server.private_chat(amal)
+    async with World(server, database) as world:
+        await world.send(amal, None, "/practice")
+        command = (await world.send(amal, None, "/resign")).effective_message
+        assert command is not None
+        answer = server.last_message(chat)
+        assert answer.from_bot and answer.reply_to is not None
+        assert answer.reply_to.message_id == command.message_id
+        assert answer.text.startswith(resigned) and won in answer.text
+        assert (await world.finished(chat)).status == "finished"
