@@ -66,7 +66,12 @@ def render_lobby(lobby: LobbyView, t: Translator) -> Rendered:
         lines.append(Line.of(Span(closed, bold=True)))
         return Rendered(Text.of(*lines))
     lines.append(Line.of(counting_line(t, lobby)))
-    if lobby.can_start:
+    if lobby.mode == "practice" and not lobby.full:
+        # A practice table is never "ready" with empty seats: it says what Start does with them.
+        # TRANSLATORS: a practice lobby with free seats: Start fills them with computers.
+        lines.append(Line.of(t.gettext(
+            "Add a computer of the level you want, or press Start: computers take the free seats.")))
+    elif lobby.can_start:
         lines.append(Line.of(t.gettext("Ready: the creator can start the match.")))
     else:
         lines.append(Line.of(t.gettext("Waiting for players…")))

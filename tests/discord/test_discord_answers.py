@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from dc_world import World, open_lobby, press, text_of
+from dc_world import World, actions, open_lobby, press, text_of
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -18,3 +18,18 @@ async def test_a_lobby_press_is_followed_by_a_line_for_the_presser_alone(world: 
     assert [text_of(m) for m in added.followups] == ["Computer (strong) joined Team A."]
     left = await press(world.bob, lobby, "leave")
     assert [text_of(m) for m in left.followups] == ["You left the table."]
+
+
+@pytest.mark.parametrize(("lang", "what"), [
+    ("en", "Add a computer of the level you want, or press Start"),
+    ("ar", "أضف لاعب كمبيوتر"),
+])
+async def test_a_practice_lobby_with_a_free_seat_says_what_to_do_and_offers_start_and_cancel(
+    world: World, lang: str, what: str
+) -> None:
+    await world.alice.slash(world.channel, "basra settings", language=lang)
+    lobby = await open_lobby(world, world.alice, "practice")
+    text = text_of(lobby)
+    assert what in text and "Ready" not in text and "جاهزة" not in text
+    shown = [a.verb for a in actions(lobby)]
+    assert "start" in shown and "cancel" in shown
