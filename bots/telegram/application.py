@@ -6,7 +6,9 @@ within Telegram's limits, see ``limits``). ``BasraTelegram`` wires handlers onto
 Application (tests build theirs against a fake server) and owns the life of
 the store and the table service: ``start`` after ``Application.initialize``,
 ``stop`` before ``Application.shutdown``. In production ``post_init`` and
-``post_shutdown`` do that. With ``metrics_port`` it serves ``/healthz`` and
+``post_stop`` do that (``post_shutdown`` too, for an application that never ran):
+``post_shutdown`` comes after the bot's HTTP client is closed, when the writes
+still waiting could only fail until their grace ran out. With ``metrics_port`` it serves ``/healthz`` and
 ``/metrics`` (``bots.metrics``) from before the service starts until after it
 stops. With ``web`` (``bots.web``) it serves the table as a Mini App while the
 service runs, and each hand message gets a button that opens it.
@@ -113,6 +115,7 @@ class BasraTelegram:
         self.host: Host | None = None
         self._watch: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[Any] | None = None
+        self._stopped = False
         #: The table as a web page, when served; ``match_factory`` deals given decks (tests).
         self.web = web
         self.delivery.web = web
@@ -199,7 +202,11 @@ class BasraTelegram:
         self.application.stop_running()
 
     async def stop(self) -> None:
-        # What can still go out within a few seconds does; the rest is drawn afresh at the next start.
+        """What can still go out within ``STOP_GRACE`` seconds does, and this returns as soon as
+        it has; the rest is drawn afresh at the next start. Once: a second call does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         starting = self._starting
         if starting is not None and starting is not asyncio.current_task() and not starting.done():
             starting.cancel()  # stopped while waiting to lead, or starting
@@ -241,11 +248,17 @@ def build_application(settings: TelegramSettings) -> tuple[AnyApplication, Basra
         tune_gc()
         log.info("Basra bot @%s is up", app.bot.username)
 
-    async def post_shutdown(app: AnyApplication) -> None:
+    async def post_stop(app: AnyApplication) -> None:
+        # Updates have stopped; the bot's HTTP client is still open, so what waits can go.
         assert basra is not None
         await basra.stop()
 
-    application = builder.post_init(post_init).post_shutdown(post_shutdown).build()
+    async def post_shutdown(app: AnyApplication) -> None:
+        # The application never ran (its start failed): post_stop was not called.
+        assert basra is not None
+        await basra.stop()
+
+    application = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
     web = WebTable.from_settings(settings, settings.bot_token.get_secret_value(), telegram=True)
     basra = BasraTelegram(application, database=settings.database, config=settings.service_config(),
                           metrics_port=settings.metrics_port, metrics_host=settings.metrics_host, web=web)

@@ -182,3 +182,52 @@ async def test_start_up_network_faults_are_one_line_each(tmp_path: Path) -> None
     first = err.strip().splitlines()[0]
     assert first.startswith(f"basra-telegram: cannot reach the Bot API at {url}") and "Traceback" not in err
 
+
+
+async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> None:
+    """SIGTERM: the writes still waiting go out (the bot's HTTP client is still open), and
+    the process ends as soon as they have, not when the 5 s grace is up; with nothing
+    waiting, at once."""
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    alice, badr = server.add_user("Alice"), server.add_user("Badr", language_code="ar")
+    for user in (alice, badr):
+        server.private_chat(user)
+    group = server.add_group("Cafe", [alice, badr])
+    database = tmp_path / "basra.sqlite3"
+    process = Process(url, server.token, database)
+    try:
+        await until("the bot to poll", lambda: any(c.method == "getUpdates" for c in server.api_calls))
+        front.send(alice, group, "/newgame")
+        lobby = await until("the lobby", lambda: next(
+            (m for m in server.messages(group, bot_only=True) if data_for(m, "join")), None))
+        assert isinstance(lobby, FakeMessage)
+        front.press(badr, lobby, data_for(lobby, "join") or "")
+        await until("the start button", lambda: data_for(lobby, "start"))
+        front.press(alice, lobby, data_for(lobby, "start") or "")
+        await until("the table", lambda: data_for(lobby, "hand"))
+        for _ in range(2):  # the group's table is paced: its edit for the last play waits
+            await play_one(front, server, [alice, badr])
+        calls = len(server.api_calls)
+        asked = time.monotonic()
+        process.popen.send_signal(signal.SIGTERM)
+        code, stderr = await process.ended(timeout=30)
+        took = time.monotonic() - asked
+        assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
+        during = [c.method for c in server.api_calls[calls:]]
+        assert "editMessageText" in during, during  # the table's waiting edit went
+        assert took < 4.5, f"the stop took {took:.2f} s"
+
+        process = Process(url, server.token, database)
+        await until("the bot to poll again", lambda: sum(
+            c.method == "getUpdates" for c in server.api_calls[calls + len(during):]) >= 2)
+        asked = time.monotonic()
+        process.popen.send_signal(signal.SIGTERM)
+        code, stderr = await process.ended(timeout=30)
+        took = time.monotonic() - asked
+        assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
+        assert took < 2.5, f"a stop with nothing to send took {took:.2f} s"
+    finally:
+        await process.stop()
+        await front.stop()
