@@ -39,7 +39,8 @@ from ..settings import BasraSettings, bad_setting, not_utf8
 from .backup import backup
 from .export import export
 from .keys import LineKeys, TtyKeys
-from .screen import screen_for
+from .naming import table_name
+from .screen import screen_for, terminal_text
 from .session import TerminalPlatform, TerminalSession
 from .start import Wanted, open_match
 
@@ -52,7 +53,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, choices=(2, 4), default=None, help="2 or 4 (default 2)")
     play.add_argument("--new", action="store_true", help="resign the saved match and start a new one")
     play.add_argument("--lang", choices=SUPPORTED, default=None)
-    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--name", default=None,
+                      help="your name at the table (default: asked at a terminal, then remembered)")
     play.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
     play.add_argument("--delay", type=float, default=None, help="seconds a computer waits before playing")
     export = commands.add_parser("export", help="write the last finished match's record (basra-record/1)")
@@ -91,21 +93,24 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
         config = dataclasses.replace(config, computer_delay=args.delay)
     lang = resolve_language(args.lang, settings.language)
     local = _local_name()
-    person = Person(player_id("term", local), args.name or local, lang)
+    me = player_id("term", local)
     chat = chat_id("term", local)
-    platform = TerminalPlatform(person.player_id)
+    platform = TerminalPlatform(me)
     t = translator(lang)
     wanted = Wanted(args.players, args.level, args.new)
     async with (
         open_store(database, exclusive=True) as store,
         TableService(store, [platform], config=config) as service,
     ):
+        asking = (lines, out) if lines.isatty() else None
+        name = await table_name(service, me, chat, local, args.name, args.new, asking, t)
+        person = Person(me, name, lang)
         await service.set_player_language(person, lang)
         await service.set_chat_language(chat, lang)
         try:
             table_id, said = await open_match(service, chat, person, wanted, t)
         except ServiceError as error:  # the saved match could not be resigned
-            print(render_error(error, t).plain(), file=out)
+            print(terminal_text(render_error(error, t).plain()), file=out)
             return 1
         async with keys_for(lines) as keys:
             screen = screen_for(out)

@@ -4,7 +4,9 @@ The record (``basra-record/1``) holds every deal and play, so it is written
 only for a match that has finished; the match being played, if any, is left
 alone until it ends. The file is named as the bots name it
 (``basra-2025-01-31-a1b2c3.json``) in the current folder, or ``--output``
-names it; ``--output -`` writes the record to standard output instead.
+names it; ``--output -`` writes the record to standard output instead. What it says
+is printed without bidirectional isolates (``screen.terminal_text``), so that the
+command it names can be copied as it is.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from storage import open_store
 
 from ..i18n import Translator, isolate, user_text
 from ..service.records import RecordFile, last_record
+from .screen import terminal_text
 from .session import TerminalPlatform
 from .texts import NO_RECORD, NOT_WRITTEN, WROTE
 
@@ -37,7 +40,7 @@ async def export(database: Path | str, chat: str, output: str | None, t: Transla
     the file cannot be written."""
     record = await finished_record(database, chat)
     if record is None:
-        print(t.gettext(NO_RECORD, command=isolate("basra play")), file=err)
+        print(terminal_text(t.gettext(NO_RECORD, command=isolate("basra play"))), file=err)
         return 1
     if output == STANDARD_OUTPUT:
         out.write(record.data.decode())
@@ -47,9 +50,11 @@ async def export(database: Path | str, chat: str, output: str | None, t: Transla
     try:
         path.write_bytes(record.data)
     except OSError as error:
-        print(t.gettext(NOT_WRITTEN, path=user_text(str(path)), reason=error.strerror or error), file=err)
+        said = t.gettext(NOT_WRITTEN, path=user_text(str(path)), reason=error.strerror or error)
+        print(terminal_text(said), file=err)
         return 2
     day = time.strftime("%Y-%m-%d", time.gmtime(record.finished_at))
     command = isolate(f"python -m core replay {path} --plays")
-    print(t.gettext(WROTE, date=isolate(day), path=user_text(str(path)), command=command), file=out)
+    said = t.gettext(WROTE, date=isolate(day), path=user_text(str(path)), command=command)
+    print(terminal_text(said), file=out)
     return 0

@@ -35,6 +35,9 @@ HINT_KEYS: Final = frozenset({"h", "hint", "ا", "أ", "ت", "تلميح"})
 #: Keys (and words) to leave: q, the Arabic layout's key for q (ض), and خ (خروج).
 QUIT_KEYS: Final = frozenset({"q", "quit", "ض", "خ", "خروج"})
 _ENTER: Final = frozenset("\r\n")
+#: What dismisses a screen waiting to be read (a round's points): Enter or Space, so that a
+#: number meant for the next hand, typed a moment early, does not dismiss it unseen.
+_GO_ON: Final = frozenset("\r\n ")
 _ERASE: Final = frozenset("\x7f\b")
 _END_OF_INPUT: Final = "\x04"  # Ctrl-D, as at a shell prompt
 
@@ -101,8 +104,10 @@ class TtyKeys:
     """Single keys from a terminal in cbreak mode (no echo, no line editing), restored on exit.
 
     A digit answers at once when no longer number is on offer (``3`` of 5 choices);
-    otherwise Enter ends the number. Backspace takes back a digit; arrows and other
-    escape sequences are ignored; Ctrl-D leaves like the end of a piped script.
+    otherwise Enter ends the number. Where no number is on offer (a round's points), only
+    Enter or Space goes on and a quit key leaves; other keys are ignored. Backspace takes
+    back a digit; arrows and other escape sequences are ignored; Ctrl-D leaves like the end
+    of a piped script.
     """
 
     def __init__(self, stream: TextIO) -> None:
@@ -159,7 +164,11 @@ class TtyKeys:
                 self._queue.put_nowait(None)  # every later read ends too
                 return Entry("end")
             if choices is None:
-                return Entry("other", key.strip()) if key in _ENTER else entry(key)
+                if key in _GO_ON:
+                    return Entry("other")
+                if entry(key).kind == "quit":
+                    return entry(key)
+                continue  # any other key leaves the screen as it is
             if key in _ENTER:
                 if number:
                     return entry(number)

@@ -7,12 +7,19 @@ rich's ``Live``, so the screen always holds one table and nothing scrolls
 away. Anywhere else (a pipe, a file, the tests) ``PlainScreen`` prints what
 changed, once, with no escape codes: a new board in full, a new message
 alone, the prompt when an answer is awaited, and the answer after it.
+
+Both leave out the bidirectional isolates the chats need around card runs,
+scores and names (``bots.i18n.bidi``): a terminal that does not implement
+them draws each as a box, or nothing, and none reorders text by them anyway.
+
+>>> terminal_text("Your hand: \u20666♣ 10♣\u2069")
+'Your hand: 6♣ 10♣'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import Final, Protocol, TextIO
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
@@ -22,6 +29,13 @@ from rich.text import Text as RichText
 from ..render import Text
 
 CURSOR = "▌"
+#: U+2066..U+2069: left-to-right, right-to-left and first-strong isolates, and their end.
+_ISOLATES: Final = dict.fromkeys(range(0x2066, 0x206A))
+
+
+def terminal_text(text: str) -> str:
+    """``text`` as a terminal shows it: without bidirectional isolates."""
+    return text.translate(_ISOLATES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +68,7 @@ class PlainScreen:
 
     def _print(self, *lines: str) -> None:
         for line in lines:
-            print(line, file=self.out)
+            print(terminal_text(line), file=self.out)
 
     def show(self, frame: Frame, typed: str = "") -> None:
         last, self.last = self.last, frame
@@ -74,10 +88,10 @@ class PlainScreen:
         self.out.flush()
 
     def ask(self, prompt: str) -> None:
-        print(prompt, end=" ", file=self.out, flush=True)
+        print(terminal_text(prompt), end=" ", file=self.out, flush=True)
 
     def answered(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(terminal_text(text), file=self.out, flush=True)
 
     def close(self) -> None:
         self.out.flush()
@@ -105,14 +119,14 @@ def rich_text(frame: Frame, typed: str) -> RichText:
     def line(content: str = "", style: str = "") -> None:
         if text:
             text.append("\n")
-        text.append(content, style)
+        text.append(terminal_text(content), style)
 
     for notice in frame.head:
         line(notice, "bold")
     for board_line in frame.board.lines:
         line()
         for span in board_line.spans:
-            text.append(span.text, "bold" if span.bold else "")
+            text.append(terminal_text(span.text), "bold" if span.bold else "")
     for note in frame.notes:
         line(note)
     if frame.prompt is not None:

@@ -8,7 +8,7 @@ their turn the hand's buttons are numbered and a number presses one, so the
 terminal offers exactly what the chat bots offer: a card shows what it would
 take, a numbered plan selects, and only confirm plays.
 
-A finished round's points stay on screen until a key is pressed (the
+A finished round's points stay on screen until Enter or Space is pressed (the
 computer may go on meanwhile: its plays are shown after). Keys typed while
 the computer plays are dropped when the turn comes back (``Keys.drain``).
 """
@@ -40,7 +40,7 @@ from .texts import CONTINUE, GOODBYE, KEYS, NOT_A_CHOICE, PROMPT
 
 @dataclass(slots=True)
 class FinishedRound:
-    """A round's last table and its points, shown until a key is pressed."""
+    """A round's last table and its points, shown until Enter or Space is pressed."""
 
     table: TableView
     result: RoundResultView

@@ -11,9 +11,12 @@ PROMPT = N_("Your choice (a number; h for a hint, q to leave):")
 # TRANSLATORS: the terminal's first line; the same keys as in "Your choice (…)".
 KEYS = N_("Press the number of a choice. h: a hint. q: leave (the match is saved).")
 NOT_A_CHOICE = N_("“{text}” is not one of the numbers shown.")
+# TRANSLATORS: asked at the start of a new match in the terminal; {name} is what Enter keeps
+# (the name used last time, else the computer's login name).
+ASK_NAME = N_("Your name at the table [{name}]:")
 GOODBYE = N_("The match is saved: run the same command again to go on.")
 # TRANSLATORS: under a round's points in the terminal; the keys as in "Your choice (…)".
-CONTINUE = N_("Press a key to go on (q to leave).")
+CONTINUE = N_("Press Enter or Space to go on (q to leave).")
 # TRANSLATORS: the last line of a finished round's table in the terminal: the round's points
 # are shown just under it, on the same screen.
 ROUND_TO_POINTS = N_("End of the round: its points are below.")

@@ -37,7 +37,7 @@ async def test_keys_typed_while_the_computer_plays_are_ignored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     term = Terminal(monkeypatch)
-    args = arguments(tmp_path, ["--lang", "en"], delay=0.4)
+    args = arguments(tmp_path, ["--lang", "en", "--name", "Amal"], delay=0.4)
     game = asyncio.create_task(play(args, term.keys, term.screen))
     try:
         for _ in range(2):  # at the start or after one play of ours, the computer thinks
@@ -69,7 +69,8 @@ async def test_at_a_terminal_one_key_chooses_and_arabic_keys_hint_and_leave(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     term = Terminal(monkeypatch)
-    game = asyncio.create_task(play(arguments(tmp_path, ["--lang", "ar"]), term.keys, term.screen))
+    args = arguments(tmp_path, ["--lang", "ar", "--name", "Amal"])  # asked nothing at the start
+    game = asyncio.create_task(play(args, term.keys, term.screen))
     try:
         await term.until(lambda text: term.last_line().startswith("اختيارك"))
         term.type("٢")  # one key, no Enter: the second card is selected at once

@@ -33,8 +33,8 @@ def test_a_saved_match_is_said_to_go_on_with_how_to_start_afresh(tmp_path: Path)
     first = run(tmp_path, ["--lang", "en"], script=["q"])
     assert "saved match" not in first  # nothing was saved before
     again = run(tmp_path, ["--lang", "en"], script=["q"])
-    assert re.search(r"Your saved match goes on: 2 players, level beginner, round 1, score ⁦0–0⁩\.", again)
-    assert "To start a new match instead: ⁦basra play --new⁩" in again
+    assert re.search(r"Your saved match goes on: 2 players, level beginner, round 1, score 0–0\.", again)
+    assert "To start a new match instead: basra play --new" in again
     assert "You asked for" not in again
 
 
@@ -43,7 +43,7 @@ def test_options_that_differ_from_the_saved_match_are_named(tmp_path: Path) -> N
     saved = open_record(tmp_path)
     again = run(tmp_path, ["--lang", "en", "--players", "4", "--level", "expert"], script=["q"])
     assert "You asked for 4 players, level expert, but the saved match is 2 players, level beginner." in again
-    assert "To start a new match instead: ⁦basra play --new --players 4 --level expert⁩" in again
+    assert "To start a new match instead: basra play --new --players 4 --level expert" in again
     assert "Team A" not in again  # the saved 1-v-1 match is what goes on
     now = open_record(tmp_path)
     assert saved is not None and now is not None and now.table_id == saved.table_id
@@ -54,7 +54,7 @@ def test_the_differences_are_said_in_arabic(tmp_path: Path) -> None:
     again = run(tmp_path, ["--lang", "ar", "--players", "4"], script=["q"])
     assert "مباراتك المحفوظة مستمرة: لاعبان، مستوى مبتدئ، الجولة 1" in again
     assert "طلبت 4 لاعبين، مستوى مبتدئ، لكن المباراة المحفوظة لاعبان، مستوى مبتدئ." in again
-    assert "⁦basra play --new --players 4⁩" in again
+    assert "basra play --new --players 4" in again
 
 
 def test_new_resigns_the_saved_match_and_starts_another(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_new_resigns_the_saved_match_and_starts_another(tmp_path: Path) -> None:
     saved = open_record(tmp_path)
     assert saved is not None
     fresh = run(tmp_path, ["--lang", "en", "--new", "--players", "4"], script=["q"])
-    assert "Your saved match (2 players, level beginner, round 1, score ⁦0–0⁩) was resigned" in fresh
+    assert "Your saved match (2 players, level beginner, round 1, score 0–0) was resigned" in fresh
     assert "The match is over" not in fresh  # the old match's end is that one line
     assert "Team A" in fresh  # the new match is the one asked for
     now = open_record(tmp_path)

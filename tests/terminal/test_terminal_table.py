@@ -19,7 +19,7 @@ def test_a_whole_match_against_the_computer_is_played_to_its_result(tmp_path: Pa
     screen = run(tmp_path, ["--lang", "en"])
     assert "Your hand:" in screen
     result = screen[screen.rindex("Practice against the computer: nothing counted.") - 400 :]
-    assert re.search(r"⁨[^⁩]+⁩: (win|loss)", result), result
+    assert re.search(r"(?m)^[^:\n]+: (win|loss)", result), result
 
 
 def test_a_card_is_previewed_before_it_is_played(tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ def test_arabic_indic_digits_choose_like_ascii_ones(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "first", "second"),
-    [("en", "[1] ⁦A♣ + 3♦ + 5♣⁩", "[2] ⁦3♦ + 6♣⁩"), ("ar", "[1] ⁦A♣ + 3♦ + 5♣⁩", "[2] ⁦3♦ + 6♣⁩")],
+    [("en", "[1] A♣ + 3♦ + 5♣", "[2] 3♦ + 6♣"), ("ar", "[1] A♣ + 3♦ + 5♣", "[2] 3♦ + 6♣")],
 )
 def test_each_plan_s_choice_shows_what_it_takes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, first: str, second: str
@@ -89,10 +89,10 @@ def test_the_cards_taken_this_round_are_counted_as_the_round_goes(
 ) -> None:
     seeded(monkeypatch, TWO_PLANS)
     screen = run(tmp_path, ["--lang", "en", "--name", "Mona"], script=["4", "2", "3", "q"])  # 9♦ takes 3♦ 6♣
-    counts = re.findall(r"Taken this round: ⁨Mona⁩ (\d+) cards? · Computer \(beginner\) (\d+) cards?", screen)
+    counts = re.findall(r"Taken this round: Mona (\d+) cards? · Computer \(beginner\) (\d+) cards?", screen)
     assert counts[0] == ("0", "0")
     assert ("3", "0") in counts  # the 9♦ and the two cards it took
-    assert "⁦0⁩–⁦0⁩" in screen  # the match score itself moves only when a round is scored
+    assert "0–0" in screen  # the match score itself moves only when a round is scored
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
