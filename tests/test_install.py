@@ -34,7 +34,7 @@ from core import compiled
 from tests.terminal.players import CHOICE, choose
 
 ROOT = Path(__file__).resolve().parents[1]
-INSTALLED = ("core", "bots", "storage", "setup.py", "pyproject.toml", "README.md")
+INSTALLED = ("core", "bots", "storage", "setup.py", "pyproject.toml", "README.md", "LICENSE")
 LEFT_BY_A_BUILD = shutil.ignore_patterns("*.so", "__pycache__", compiled.DIGESTS_FILE)
 NO_COMPILER = {"CC": "/bin/false", "CXX": "/bin/false"}
 

@@ -3,6 +3,7 @@
     basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en] [--new]
     basra export [--output FILE|-] [--lang ar|en]
     basra backup DEST [--overwrite] [--lang ar|en]
+    basra --version
 
 The match is kept in the same SQLite file as the bots' (``BASRA_DATABASE``,
 default ``basra.sqlite3``): leave with q and the same command goes on where
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 from core.ai import LEVELS
 from storage import StorageError, open_store
 
+from .. import __version__
 from ..i18n import SUPPORTED, resolve_language, translator
 from ..i18n.lang import operator_language
 from ..logs import configure_logging
@@ -47,6 +49,7 @@ from .start import Wanted, open_match
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="basra", description="Basra, the Egyptian card game")
+    top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = top.add_subparsers(dest="command", required=True)
     play = commands.add_parser("play", help="play the computer in the terminal")
     play.add_argument("--level", choices=list(LEVELS), default=None, help="the computer's (default beginner)")
