@@ -192,6 +192,18 @@ class NotRunning(ServiceError):
     msgid = N_("The match has not started yet.")
 
 
+class RematchStarting(NotRunning):
+    """``/resign`` while the chat's rematch is gathering its players or being dealt: the
+    match that ended cannot be resigned any more, and the new one is not resigned for a
+    command typed before it began. Once it has begun, ``/resign`` resigns it."""
+
+    # TRANSLATORS: /resign while the chat's rematch is gathering its players or being dealt.
+    msgid = N_(
+        "A new match is starting here, so nothing was resigned. Once its cards are dealt, you can "
+        "resign it the same way."
+    )
+
+
 class NoFinishedMatch(ServiceError):
     """A record asked for in a chat where no match has finished yet."""
 

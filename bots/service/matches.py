@@ -22,9 +22,10 @@ from .errors import (
     NoOpenTable,
     NoSuchPlan,
     NotYourTurn,
+    RematchStarting,
     StaleView,
 )
-from .live import LiveTable, seat_of
+from .live import LiveTable, header, seat_of
 from .tables import Acknowledge, Decision
 from .usecase import UseCase
 from .views import (
@@ -195,10 +196,15 @@ class Matches(UseCase):
         return await self._t.run(live, decide)
 
     async def resign_in_chat(self, chat_id: str, player_id: str) -> TableView:
-        """``/resign`` typed in a chat: resign its running match. NoOpenTable if none."""
+        """``/resign`` typed in a chat: resign its running match. NoOpenTable if none;
+        RematchStarting while its rematch gathers or is dealt (a lobby for a moment, even a
+        practice one): said so, rather than that the match has not started as its cards
+        arrive. A match that has begun is resigned, however new (the answer shows it)."""
         live = await self._t.find_chat(chat_id)
         if live is None:
             raise NoOpenTable()
+        if live.record.status == "lobby" and header(live.record, "rematch_of", None) is not None:
+            raise RematchStarting(fresh=self._t.lobby_view(live))
         return await self.resign(live.table_id, player_id)
 
 
