@@ -11,7 +11,17 @@ from .compiled import run_from_sources_if_needed
 run_from_sources_if_needed()  # before any compiled module is imported
 
 from .cards import Card
-from .errors import BadArgument, BasraError, IllegalPlay, RecordError
+from .errors import (
+    BadArgument,
+    BasraError,
+    IllegalPlay,
+    MatchIsOver,
+    MustTake,
+    NoSuchPlan,
+    NotInHand,
+    NotTheirTurn,
+    RecordError,
+)
 from .events import Event, event_from_dict, to_dict
 from .match import Match
 from .plans import Plan, capture_plans
@@ -27,6 +37,11 @@ __all__ = [
     "Event",
     "IllegalPlay",
     "Match",
+    "MatchIsOver",
+    "MustTake",
+    "NoSuchPlan",
+    "NotInHand",
+    "NotTheirTurn",
     "Plan",
     "Points",
     "PublicPlay",

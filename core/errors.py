@@ -21,8 +21,47 @@ class BadArgument(BasraError):
 class IllegalPlay(BasraError):
     """A play the rules refuse: wrong seat, card not in hand, no such plan, match over.
 
-    A refused play changes nothing.
+    A refused play changes nothing. The refusals a player can make by pressing
+    are raised as the subclasses below, so that a caller answers each in its own
+    words without checking the rules again.
     """
+
+
+class MatchIsOver(IllegalPlay):
+    """The match has ended: nobody is to move."""
+
+
+class NotTheirTurn(IllegalPlay):
+    """The seat is not the one to move; ``to_move`` is."""
+
+    def __init__(self, message: str, to_move: int) -> None:
+        super().__init__(message)
+        self.to_move = to_move
+
+
+class NotInHand(IllegalPlay):
+    """The card is not in the seat's hand; ``card`` is its code."""
+
+    def __init__(self, message: str, card: str) -> None:
+        super().__init__(message)
+        self.card = card
+
+
+class MustTake(IllegalPlay):
+    """Plan 0 (lay it down) for a card that can take, without optional capture."""
+
+    def __init__(self, message: str, card: str) -> None:
+        super().__init__(message)
+        self.card = card
+
+
+class NoSuchPlan(IllegalPlay):
+    """A plan number the card does not have; ``card`` is its code, ``plan`` the number."""
+
+    def __init__(self, message: str, card: str, plan: int) -> None:
+        super().__init__(message)
+        self.card = card
+        self.plan = plan
 
 
 class RecordError(BasraError):

@@ -15,7 +15,17 @@ from typing import Any, Final
 
 from . import events as ev
 from .cards import Card, parse_cards
-from .errors import BadArgument, BasraError, IllegalPlay, shown
+from .errors import (
+    BadArgument,
+    BasraError,
+    IllegalPlay,
+    MatchIsOver,
+    MustTake,
+    NoSuchPlan,
+    NotInHand,
+    NotTheirTurn,
+    shown,
+)
 from .plans import Plan, is_basra, plan_positions_for, plans_on
 from .record import fold_events, replay_record
 from .rules import Rules
@@ -320,7 +330,7 @@ class Match:
             turn, played = self._turn_checked(seat, card)
         hand = self._hands[turn]
         if played not in hand:
-            raise IllegalPlay(f"illegal play '{played}': not in hand")
+            raise NotInHand(f"illegal play '{played}': not in hand", played.code)
         floor = self._floor
         options = plan_positions_for(played, floor, self._floor_indexes)
         if plan is None:
@@ -329,12 +339,15 @@ class Match:
             raise IllegalPlay(f"illegal play '{played}': plan must be a number, not {shown(plan)}")
         elif plan == 0:
             if options and not self.rules.optional_capture:
-                raise IllegalPlay(f"illegal play '{played}': it must take one of its {len(options)} plans")
+                raise MustTake(
+                    f"illegal play '{played}': it must take one of its {len(options)} plans", played.code
+                )
             number = 0
         elif 1 <= plan <= len(options):
             number = plan
         else:
-            raise IllegalPlay(f"illegal play '{played}/{shown(plan)}': no such plan (it has {len(options)})")
+            message = f"illegal play '{played}/{shown(plan)}': no such plan (it has {len(options)})"
+            raise NoSuchPlan(message, played.code, plan)
 
         # Accepted: from here on nothing raises. The history is kept as plain
         # tuples, named only when it is read: this is the path every search
@@ -384,12 +397,12 @@ class Match:
         """The seat and card of a play that is not plainly its seat's turn with
         a Card, or IllegalPlay."""
         if self.to_move is None:
-            raise IllegalPlay(f"illegal play {_named(card)}: the match is over")
+            raise MatchIsOver(f"illegal play {_named(card)}: the match is over")
         turn = self._check_seat(seat)
         played = _card(card)
         if turn != self.to_move:
-            raise IllegalPlay(
-                f"illegal play '{played}': not seat {turn}'s turn (seat {self.to_move} to move)"
+            raise NotTheirTurn(
+                f"illegal play '{played}': not seat {turn}'s turn (seat {self.to_move} to move)", self.to_move
             )
         return turn, played
 

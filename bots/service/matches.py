@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 
+import core
 from core import Card
 from core import events as ev
 from core.ai import player
+from core.ai.explain import sweepers_of
 from core.ai.reasons import CARD_FIELDS
 from storage import (
     DamagedTable,
@@ -40,6 +42,8 @@ log = logging.getLogger(__name__)
 
 #: Who gives hints: one-move judgement, quick and deterministic, better than the beginner.
 HINT_LEVEL = "strong"
+#: Hint reasons that warn of a card left alone on the floor (its field ``left``).
+LONE_REASONS = frozenset({"take_lone", "take_lone_plain"})
 
 
 class Matches(UseCase):
@@ -122,7 +126,8 @@ class Matches(UseCase):
                 mover = record.seats[match.to_move].name
                 raise NotYourTurn(name=mover or "?", fresh=self._t.hand_view(live, seat))
             computer = player(HINT_LEVEL, seed=f"{table_id}:{record.version}")
-            suggestion = computer.suggest(match.view(seat))
+            view = match.view(seat)
+            suggestion = computer.suggest(view)
             chosen = viewing.preview(match, live.rules, suggestion.card, suggestion.plan)
             hand = self._t.hand_view(live, seat, chosen=chosen)
         reason = suggestion.reason
@@ -133,6 +138,12 @@ class Matches(UseCase):
                 args[name] = tuple(c.code for c in cards)
             elif isinstance(value, int):
                 args[name] = value
+        left = reason.args.get("left")
+        lone = reason.key in LONE_REASONS and isinstance(left, Card)
+        if lone and isinstance(left, Card) and not sweepers_of((left,), view.unknown(), view):
+            # A card left alone is a warning only if some card still out could take it for a
+            # basra; when every such card is seen, the hint names what it takes and no more.
+            del args["left"]
         return HintView(hand, suggestion.card.code, suggestion.plan, reason.key, args)
 
     async def play(
@@ -163,19 +174,22 @@ class Matches(UseCase):
                 raise MatchOver(fresh=self._t.hand_view(live, seat) if match is not None else None)
             if version != record.version:
                 raise StaleView(fresh=self._t.hand_view(live, seat))
-            if match.to_move != seat:
-                mover = record.seats[match.to_move].name if match.to_move is not None else None
-                raise NotYourTurn(name=mover or "?", fresh=self._t.hand_view(live, seat))
-            if chosen not in match.hand(seat):
-                raise CardNotInHand(card=chosen.code, fresh=self._t.hand_view(live, seat))
-            options = len(match.plans(chosen))
-            number = plan if plan is not None else (1 if options else 0)
-            if number == 0 and options and not live.rules.optional_capture:
-                raise MustCapture(card=chosen.code, fresh=self._t.hand_view(live, seat))
-            if number > options:
-                raise NoSuchPlan(card=chosen.code, plan=number, fresh=self._t.hand_view(live, seat))
             async with live.writing:
-                played = match.play(seat, chosen, number)
+                try:  # the engine judges the play; its refusal changes nothing
+                    played = match.play(seat, chosen, plan)
+                except core.NotTheirTurn as refused:
+                    mover = record.seats[refused.to_move].name
+                    raise NotYourTurn(name=mover or "?", fresh=self._t.hand_view(live, seat)) from None
+                except core.NotInHand as refused:
+                    raise CardNotInHand(card=refused.card, fresh=self._t.hand_view(live, seat)) from None
+                except core.MustTake as refused:
+                    raise MustCapture(card=refused.card, fresh=self._t.hand_view(live, seat)) from None
+                except core.NoSuchPlan as refused:
+                    raise NoSuchPlan(
+                        card=refused.card, plan=refused.plan, fresh=self._t.hand_view(live, seat)
+                    ) from None
+                except core.MatchIsOver:
+                    raise MatchOver(fresh=self._t.hand_view(live, seat)) from None
                 await self._t.commit_match(live, [ev.to_dict(e) for e in played])
             self._t.plays["person"] += 1
             notices = self._t.match_notices(live, played)

@@ -40,7 +40,10 @@ from core.errors import shown
 from core.events import EVENT_TYPES, SHAPES
 
 MESSAGE_LIMIT = 200
-BASRA_ERRORS = ("BasraError", "BadArgument", "IllegalPlay", "RecordError")
+BASRA_ERRORS = (
+    "BasraError", "BadArgument", "IllegalPlay", "RecordError",
+    "MatchIsOver", "MustTake", "NoSuchPlan", "NotInHand", "NotTheirTurn",
+)
 
 
 def played(seed: int = 4, plays: int = 12) -> Match:
@@ -252,7 +255,7 @@ KNOWN: dict[str, tuple[type[BasraError], str]] = {
     "to_dict(5)": (BadArgument, "not an event: 5"),
     "fresh().play(0, 'ZZ')": (IllegalPlay, "illegal play 'ZZ': not a card"),
     "fresh().play(1, '2H', 10**5000)": (
-        IllegalPlay, "illegal play '2H/<a 16610-bit number>': no such plan (it has 0)"
+        core.NoSuchPlan, "illegal play '2H/<a 16610-bit number>': no such plan (it has 0)"
     ),
     "fresh().hand(10**5000)": (IllegalPlay, "no seat <a 16610-bit number> in a 2-player match"),
     "player([])": (BadArgument, "unknown computer level [] (one of beginner, strong, expert)"),
