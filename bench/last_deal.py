@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.ai import ALL_LEVELS, player
+from core.ai import all_levels, player
 from core.ai.base import Player
 from core.ai.expert import STRONG_LIKE, Expert
 from core.arena import percentile
@@ -83,7 +83,7 @@ def play_out(record: dict[str, Any], a: Player, b: Player, a_seat: int,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--b", choices=sorted(ALL_LEVELS), default="baseline", help="the level it plays")
+    parser.add_argument("--b", choices=sorted(all_levels()), default="baseline", help="the level it plays")
     parser.add_argument("--positions", type=int, default=1500)
     parser.add_argument("--seed", default="p1")
     parser.add_argument("--strong-like", type=float, default=STRONG_LIKE,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.ai import ALL_LEVELS, player
+from core.ai import all_levels, player
 from core.ai.inference import Reader
 from core.ai.playout import Sampler
 from core.cards import Card
@@ -77,7 +77,7 @@ def score(views: list[Case], seed: int = 5) -> dict[int, tuple[float, int]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    levels = sorted(ALL_LEVELS)
+    levels = sorted(all_levels())
     parser.add_argument("--read", choices=levels, default="baseline",
                         help="the level whose plays are read (with 4 players: the reading seat's side)")
     parser.add_argument("--others", choices=levels, default="strong",

@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.baseline import Baseline
 from core.ai import player
-from core.ai.baseline import Baseline
 from core.ai.knowledge import hidden_cards
 from core.ai.moves import legal_moves
 from core.ai.strong import ranked

@@ -29,7 +29,7 @@ from pathlib import Path
 os.environ["BASRA_PURE_PYTHON"] = "1"  # before core is imported: see the module
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.ai import ALL_LEVELS, player
+from core.ai import all_levels, player
 from core.ai.base import Player
 from core.ai.expert import Expert
 from core.ai.inference import Reader
@@ -89,7 +89,7 @@ def make(level: str, seed: object, match: Match) -> Player:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--b", choices=sorted(ALL_LEVELS), default="baseline", help="the level it plays")
+    parser.add_argument("--b", choices=sorted(all_levels()), default="baseline", help="the level it plays")
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
     parser.add_argument("--seed", default="2026")

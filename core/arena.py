@@ -7,8 +7,9 @@ in the swapped match of the pair). Decision time is measured here, around
 ``choose``, as wall time and as the deciding thread's CPU time (the second is
 what the player costs even when other work shares the machine); the players
 themselves never read a clock. Besides the levels offered to players, the
-arena knows ``baseline``, the expert as first released, kept fixed so that
-progress is measured against something that does not move.
+arena knows the levels installed beside them (``core.ai.all_levels``): in a
+checkout, ``baseline`` (``bench/baseline``), the expert as first released, kept
+fixed so that progress is measured against something that does not move.
 
     python -m core.arena --a expert --b strong --matches 400 --players 2 --seed 1
     python -m core.arena --a expert --b baseline --matches 400 --players 2 --seed 1
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .ai import ALL_LEVELS, Player, player
+from .ai import Player, all_levels, player
 from .match import Match
 from .rules import PRESETS, Rules
 
@@ -196,8 +197,8 @@ def run(a: str, b: str, matches: int, players: int = 2, seed: object = 1,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m core.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--a", default="expert", choices=sorted(ALL_LEVELS), help="player A's level")
-    parser.add_argument("--b", default="strong", choices=sorted(ALL_LEVELS), help="player B's level")
+    parser.add_argument("--a", default="expert", choices=sorted(all_levels()), help="player A's level")
+    parser.add_argument("--b", default="strong", choices=sorted(all_levels()), help="player B's level")
     parser.add_argument("--matches", type=int, default=100, help="how many matches (pairs of two)")
     parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument("--seed", default="1", help="seed of the decks and the players")

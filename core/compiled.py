@@ -58,11 +58,6 @@ COMPILED_MODULES = (
     "ai.playout",
     "ai.strong",
     "ai.values",
-    # The baseline level's frozen copy of the expert (its helpers are the engine's own).
-    "ai.baseline.expert",
-    "ai.baseline.moves",
-    "ai.baseline.playout",
-    "ai.baseline.strong",
 )
 DIGESTS_FILE = "compiled-sources.json"
 # DIGESTS_FILE's one key, instead of the digests, when setup.py could not compile the modules.

@@ -15,10 +15,11 @@ so a seed reproduces every choice exactly.
 
 from __future__ import annotations
 
-from ...view import SeatView
-from ..base import Player
-from ..judge import DEFAULT_WEIGHTS, Weights
-from ..moves import Move
+from core.ai.base import Player
+from core.ai.judge import DEFAULT_WEIGHTS, Weights
+from core.ai.moves import Move
+from core.view import SeatView
+
 from .moves import without_wasted_points
 from .playout import Sampler, World
 from .strong import ranked

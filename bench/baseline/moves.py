@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...cards import Card
-from ..moves import Move
+from core.ai.moves import Move
+from core.cards import Card
 
 
 def _twin(card: Card, hand: Sequence[Card], cheaper: bool) -> Card | None:

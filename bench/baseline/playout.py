@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ...cards import Card
-from ...plans import is_basra, plan_positions_for
-from ...rules import Rules
-from ...view import SeatView
-from ..judge import DEFAULT_WEIGHTS, Situation, Weights, judge
-from ..knowledge import buried_placement, hidden_cards
-from ..odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
-from ..values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
+from core.ai.judge import DEFAULT_WEIGHTS, Situation, Weights, judge
+from core.ai.knowledge import buried_placement, hidden_cards
+from core.ai.odds import BASRA_POINTS, HAND_SIZE, floor_key, floor_options, reply
+from core.ai.values import KIND_OF, MAJORITY, MAJORITY_SHARE, kind_counts
+from core.cards import Card
+from core.plans import is_basra, plan_positions_for
+from core.rules import Rules
+from core.view import SeatView
 
 PlayChoice = tuple[Card, tuple[int, ...] | None]
 

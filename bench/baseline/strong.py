@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ...view import SeatView
-from ..judge import DEFAULT_WEIGHTS, Situation, Weights, judge
-from ..knowledge import buried_placement, hidden_cards
-from ..moves import Move
-from ..odds import floor_key
-from ..values import kind_counts
+from core.ai.judge import DEFAULT_WEIGHTS, Situation, Weights, judge
+from core.ai.knowledge import buried_placement, hidden_cards
+from core.ai.moves import Move
+from core.ai.odds import floor_key
+from core.ai.values import kind_counts
+from core.view import SeatView
 
 
 def situation(view: SeatView) -> Situation:

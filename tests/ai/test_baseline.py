@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core import Match, Rules
-from core.ai import ALL_LEVELS, LEVELS, player
+from core.ai import LEVELS, all_levels, player
 
 from .positions import play_out
 
@@ -28,8 +28,13 @@ RECORDED_MATCHES = {
 
 
 def test_the_baseline_is_a_benchmark_level_not_offered_to_players() -> None:
-    assert "baseline" in ALL_LEVELS and "baseline" not in LEVELS
+    assert "baseline" in all_levels() and "baseline" not in LEVELS
     assert player("baseline", seed=1).level == "baseline"
+
+
+def test_the_baseline_lives_beside_the_engine_not_in_it() -> None:
+    kind = type(player("baseline", seed=1))
+    assert kind.__module__.startswith("bench.baseline")
 
 
 @pytest.mark.parametrize(("players", "number", "card", "plan"), RECORDED)

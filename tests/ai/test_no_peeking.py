@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from bench.baseline import Baseline
 from core import Card, Match, SeatView
 from core.ai import Player, player
-from core.ai.baseline import Baseline
 from core.ai.expert import Expert
 
 from .positions import deck_with
