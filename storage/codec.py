@@ -7,13 +7,14 @@ refuses NaN so every stored document is valid JSON for any reader.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import DamagedRow
 from .models import (
     ChatSettings,
     DamagedTable,
+    MatchResult,
     PlayerProfile,
     RatingEntry,
     Standing,
@@ -63,6 +64,22 @@ def event_kind(event: Mapping[str, Any]) -> str:
     """The event's name, kept in its own column for reading the log by eye."""
     kind = event.get("kind", event.get("type", ""))
     return kind if isinstance(kind, str) else str(kind)
+
+
+def encoded_events(
+    table_id: str,
+    events: Sequence[Mapping[str, Any]],
+    table: TableRecord | None,
+    result: MatchResult | None,
+) -> list[tuple[str, str]]:
+    """``Store.append_events``' arguments checked, and its events as (kind, JSON) rows."""
+    if not events:
+        raise ValueError(f"no events to append to table {table_id!r}")
+    if table is not None and table.table_id != table_id:
+        raise ValueError(f"record of table {table.table_id!r} given for {table_id!r}")
+    if result is not None and result.table_id != table_id:
+        raise ValueError(f"result of table {result.table_id!r} given for {table_id!r}")
+    return [(event_kind(event), dumps(dict(event))) for event in events]
 
 
 def table_params(table: TableRecord) -> dict[str, Any]:

@@ -8,14 +8,14 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from types import TracebackType
-from typing import Final, Self, TypeVar
+from typing import Final, TypeVar
 
 import asyncpg
 
 from ..errors import StorageError
 from ..keyed import KeyedLocks
 from ..location import redact, redact_text
+from ..opened import Opened
 from . import migrate, sql
 from .sql import Connection
 
@@ -30,7 +30,7 @@ _FAILURES: Final = (
 )
 
 
-class Connected:
+class Connected(Opened):
     """The server, the store's pools of connections and how reads and writes use them."""
 
     def __init__(
@@ -102,18 +102,6 @@ class Connected:
             if each is not None:
                 with contextlib.suppress(*_FAILURES):
                     await each.close()
-
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     async def _note_own(self, conn: asyncpg.Connection[asyncpg.Record]) -> None:
         """Each new connection of the pools: its server process is this store's while it

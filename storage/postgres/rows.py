@@ -176,13 +176,7 @@ class PostgresRows(Connected):
         table: TableRecord | None = None,
         result: MatchResult | None = None,
     ) -> TableRecord:
-        if not events:
-            raise ValueError(f"no events to append to table {table_id!r}")
-        if table is not None and table.table_id != table_id:
-            raise ValueError(f"record of table {table.table_id!r} given for {table_id!r}")
-        if result is not None and result.table_id != table_id:
-            raise ValueError(f"result of table {result.table_id!r} given for {table_id!r}")
-        encoded = [(codec.event_kind(event), codec.dumps(dict(event))) for event in events]
+        encoded = codec.encoded_events(table_id, events, table, result)
 
         async def work(conn: Connection) -> TableRecord:
             now = self._clock()

@@ -11,8 +11,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
-from typing import Final, Self, TypeVar
+from typing import Final, TypeVar
 
 import aiosqlite
 
@@ -22,6 +21,7 @@ from ..keyed import KeyedLocks, Leads, Marks, Windows
 from ..models import (
     OPEN_STATUSES,
 )
+from ..opened import Opened
 from .lock import ProcessLock
 from .writer import SyncWork, Work, Writer
 
@@ -36,7 +36,7 @@ _OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES
 _LEADS: dict[str, Leads] = {}
 
 
-class Connected:
+class Connected(Opened):
     """The file, its one connection and its transactions."""
 
     def __init__(
@@ -128,18 +128,6 @@ class Connected:
                 await conn.close()
             if self._process_lock is not None:
                 self._process_lock.release()
-
-    async def __aenter__(self) -> Self:
-        await self.open()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     def _connection(self) -> aiosqlite.Connection:
         if self._conn is None:
