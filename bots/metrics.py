@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
@@ -50,6 +49,8 @@ from prometheus_client.aiohttp import make_aiohttp_handler
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 
 from storage import StorageError
+
+from .listening import serve
 
 if TYPE_CHECKING:
     from .outbound import Dispatcher
@@ -197,16 +198,7 @@ class MetricsServer:
         app.router.add_get("/metrics", make_aiohttp_handler(self.metrics.registry))
         app.router.add_get("/healthz", self._health)
         # No access log (a scrape every few seconds is no news); a stopping bot waits for no scrape.
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-        await runner.setup()
-        try:
-            await web.TCPSite(runner, self.host, self.port).start()
-        except OSError as error:
-            await runner.cleanup()
-            # asyncio words a failed bind at length; the system's words are enough.
-            number = error.errno or 0
-            why = os.strerror(number) if number > 0 else error.strerror or str(error)
-            raise MetricsUnavailable(f"cannot serve metrics on {self.host}:{self.port} ({why})") from None
+        runner = await serve(app, self.host, self.port, MetricsUnavailable, "metrics")
         self._runner = runner
         self.port = int(runner.addresses[0][1])
         log.info("health and metrics at http://%s:%d/healthz and /metrics", self.host, self.port)

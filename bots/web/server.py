@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any, Final
@@ -32,6 +31,7 @@ from typing import Any, Final
 from aiohttp import web
 
 from ..i18n import SUPPORTED, translator
+from ..listening import serve
 from ..service import Person, ServiceError, TableService
 from ..service.errors import MatchOver
 from .auth import Gate, Login, Refused
@@ -87,15 +87,7 @@ class WebServer:
 
     async def start(self) -> None:
         # No access log: the page's addresses name tables, and nobody needs each request logged.
-        runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
-        await runner.setup()
-        try:
-            await web.TCPSite(runner, self.host, self.port).start()
-        except OSError as error:
-            await runner.cleanup()
-            number = error.errno or 0
-            why = os.strerror(number) if number > 0 else error.strerror or str(error)
-            raise WebUnavailable(f"cannot serve the web table on {self.host}:{self.port} ({why})") from None
+        runner = await serve(self.app(), self.host, self.port, WebUnavailable, "the web table")
         self._runner = runner
         self.port = int(runner.addresses[0][1])
         log.info("web table on http://%s:%d/play", self.host, self.port)
