@@ -49,3 +49,9 @@ def test_basra_version_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_changelog_names_this_version_as_the_latest_release() -> None:
     releases = re.findall(r"^## (\d+\.\d+\.\d+) - \d{4}-\d\d-\d\d", (ROOT / "CHANGELOG.md").read_text(), re.M)
     assert releases and releases[0] == __version__
+
+
+def test_the_message_template_names_this_version() -> None:
+    from bots.i18n.maintenance import REPO_ROOT, extract_template
+
+    assert extract_template(REPO_ROOT).version == __version__

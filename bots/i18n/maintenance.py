@@ -5,10 +5,22 @@ at the repository root. ``check_catalogs`` lists what either catalog lacks;
 ``update_catalogs`` rewrites ``basra.pot`` and merges it into both ``.po``
 files, as ``pybabel extract`` + ``pybabel update`` would. Locations are kept
 without line numbers so that moving code does not touch the catalogs.
+
+Babel does the work, through its public API: its extractor
+(``babel.messages.extract.extract_from_dir``, with ``babel.cfg`` read by
+``frontend.parse_mapping_cfg``), its catalog merge (``Catalog.update``, the one
+``pybabel update`` calls) and its reader and writer (``pofile``). What is here is
+what the ``pybabel`` commands have no option for: the English catalog says its
+msgids rather than staying empty, a file whose only change would be its dates is
+not rewritten, the Plural-Forms header is ours, and ``check`` verifies what a
+``str.format`` catalog needs (the same named fields, every plural form), which
+Babel's checkers (``%``-formats) do not. There is no compile step, so no
+``pybabel compile``: the catalogs are read as ``.po`` at run time (``catalog``).
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import string
@@ -55,11 +67,23 @@ class Problem:
 
 
 def _project_version(root: Path) -> str | None:
+    """The project's version under ``root``: pyproject.toml's, or the ``attr`` its dynamic
+    version names (``bots.__version__``), read from the source as setuptools reads it."""
     try:
         with (root / "pyproject.toml").open("rb") as fileobj:
-            return str(tomllib.load(fileobj)["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return None
+            pyproject = tomllib.load(fileobj)
+        if "version" in pyproject["project"]:
+            return str(pyproject["project"]["version"])
+        module, _, name = pyproject["tool"]["setuptools"]["dynamic"]["version"]["attr"].rpartition(".")
+        package = root.joinpath(*module.split("."))
+        source = package / "__init__.py" if package.is_dir() else package.with_suffix(".py")
+        for statement in ast.parse(source.read_text(encoding="utf-8")).body:
+            if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+                    and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)):
+                return str(statement.value.value)
+    except (OSError, KeyError, SyntaxError, tomllib.TOMLDecodeError):
+        pass
+    return None
 
 
 def extract_template(root: Path = REPO_ROOT) -> Catalog:
