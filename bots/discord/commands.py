@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from ..i18n import SUPPORTED, Translator, translator
+from ..i18n import SUPPORTED
 from ..render import (
     Action,
     render_help,
@@ -35,19 +35,18 @@ from ..service import (
     NotSaved,
     ServiceError,
     SettingsView,
-    TableService,
     TableView,
 )
 from ..service.views import TableMode
 from . import texts
 from .delivery import hand_parts
 from .messages import embed_of, message_parts
-from .presses import chat_of, may_change_settings, person_of, send_record
+from .presses import Handler, chat_of, may_change_settings, person_of, send_record
 from .replies import ANSWER_WAIT, Reply
 from .texts import bilingual
 
 if TYPE_CHECKING:
-    from .parts import Bot
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -83,18 +82,8 @@ SCOPES = [
     Choice(name=bilingual(texts.SCOPE_CHANNEL), value="channel"),
     Choice(name=bilingual(texts.SCOPE_GLOBAL), value="global"),
 ]
-class Commands:
+class Commands(Handler):
     """What each command does, apart from how Discord declares it."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-
-    @property
-    def service(self) -> TableService:
-        return self.bot.service
-
-    async def t_for(self, interaction: discord.Interaction[Any]) -> Translator:
-        return translator(await self.service.language(chat_of(interaction), person_of(interaction)))
 
     async def run(
         self,

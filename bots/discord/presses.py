@@ -73,7 +73,10 @@ def may_change_settings(interaction: discord.Interaction[Any]) -> bool:
     return interaction.guild is None or interaction.permissions.manage_channels
 
 
-class Presses:
+class Handler:
+    """What commands and presses both answer with: the bot's service, and the words of
+    the person who acted."""
+
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
@@ -83,6 +86,9 @@ class Presses:
 
     async def t_for(self, interaction: discord.Interaction[Any]) -> Translator:
         return translator(await self.service.language(chat_of(interaction), person_of(interaction)))
+
+
+class Presses(Handler):
 
     # -- entry points ------------------------------------------------------------
 
