@@ -20,6 +20,16 @@ Work that awaits (ratings, written over several statements through aiosqlite)
 cannot run in the thread: the drain stops in front of it, the writer gives it
 a transaction of its own, and the drain goes on after it. A read waiting for
 the connection stops the drain too, after the group under way.
+
+Of aiosqlite this uses its public API alone: ``aiosqlite.connect`` passes
+``check_same_thread=False`` on to sqlite3 (``storage.schema.connect``), and
+``Cursor.connection`` is the sqlite3 connection underneath, nothing private
+(``_conn``, ``_execute``, its queue). What aiosqlite does not offer is running a
+whole group of statements in its thread in one hand-off (it hands off each
+call, and has no public call that runs a function of ours there), hence a thread of the
+writer's own. aiosqlite assumes its thread alone uses the connection; the store
+keeps that true with its lock, held by every use through either thread, and
+``_let_go``, which waits out work a cancelled caller left running here.
 """
 
 from __future__ import annotations
