@@ -227,9 +227,7 @@ class Lifecycle:
             self._redrawing.cancel()
             self._redrawing = None
         self._backlog.clear()
-        for dormant in self._timers.dormant.values():
-            dormant.cancel()
-        self._timers.dormant.clear()
+        self._timers.sleep_no_more()
         for live in list(self._t.live.values()):
             live.cancel_timer()
             async with live.lock:

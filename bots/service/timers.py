@@ -9,7 +9,7 @@ and still happens once, decided under ``Store.hold`` on the latest state.
 
 from __future__ import annotations
 
-import functools
+import heapq
 import logging
 import os
 import socket
@@ -46,8 +46,12 @@ class Timers:
         self._store = store
         self._clock = clock
         self._config = config
-        #: Wake-ups of stored tables not loaded yet, at the moment each has timed work.
-        self.dormant: dict[str, Timer] = {}
+        #: Stored tables not loaded yet, and the moment each has timed work; one wake-up
+        #: (``_waking``) is armed for the earliest of them, however many there are.
+        self.dormant: dict[str, float] = {}
+        self._asleep: list[tuple[float, str]] = []  # a heap of (when, table); stale entries are skipped
+        self._waking: Timer | None = None
+        self._waking_at: float | None = None
         #: Who claims timed work on a shared store: this process, unique among its peers.
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         #: Where computer seats think: worker processes, or a thread (see ``thinking``).
@@ -60,9 +64,7 @@ class Timers:
         """A stored table taken into memory: its wake-up is not needed any more, and with one
         process its own timers are the only ones (shared, a table's timed work is armed by
         the process that made it due, or claimed when overdue)."""
-        dormant = self.dormant.pop(live.table_id, None)
-        if dormant is not None:
-            dormant.cancel()
+        self.dormant.pop(live.table_id, None)  # its entry in the heap goes when it comes up
         if not self._t.shared:
             self.arm(live)
 
@@ -100,12 +102,50 @@ class Timers:
             live.timer = self._clock.call_at(deadline, lambda: self.on_deadline(table_id, version))
 
     def sleep_until_due(self, due: Sequence[tuple[str, float]]) -> None:
-        """Arm a wake-up for each stored table not loaded yet, at the moment it has timed
-        work: it is loaded then (or when first touched, whichever comes first)."""
+        """Note each stored table not loaded yet with the moment it has timed work: it is
+        loaded then (or when first touched, whichever comes first). One wake-up is armed,
+        for the earliest, so that start-up costs no timer per table."""
         for table_id, when in due:
             if table_id in self._t.live or table_id in self.dormant:
                 continue
-            self.dormant[table_id] = self._clock.call_at(when, functools.partial(self.wake, table_id))
+            self.dormant[table_id] = when
+            self._asleep.append((when, table_id))
+        heapq.heapify(self._asleep)
+        self._arm_waking()
+
+    def sleep_no_more(self) -> None:
+        """Forget the stored tables' wake-ups (the service stops)."""
+        if self._waking is not None:
+            self._waking.cancel()
+        self._waking = self._waking_at = None
+        self.dormant.clear()
+        self._asleep.clear()
+
+    def _arm_waking(self) -> None:
+        asleep = self._asleep
+        while asleep and self.dormant.get(asleep[0][1]) != asleep[0][0]:
+            heapq.heappop(asleep)  # loaded meanwhile
+        if not asleep:
+            return
+        when = asleep[0][0]
+        if self._waking is not None and self._waking_at is not None and self._waking_at <= when:
+            return
+        if self._waking is not None:
+            self._waking.cancel()
+        self._waking_at = when
+        self._waking = self._clock.call_at(when, self._wake_due)
+
+    async def _wake_due(self) -> None:
+        self._waking = self._waking_at = None
+        now, asleep, ready = self._clock.now(), self._asleep, []
+        while asleep and asleep[0][0] <= now:
+            when, table_id = heapq.heappop(asleep)
+            if self.dormant.get(table_id) == when:
+                del self.dormant[table_id]
+                ready.append(table_id)
+        self._arm_waking()
+        for table_id in ready:
+            await self.wake(table_id)
 
     async def wake(self, table_id: str) -> None:
         self.dormant.pop(table_id, None)

@@ -151,3 +151,37 @@ async def test_a_match_that_ended_long_before_the_stop_is_left_as_it_is(database
         TableService(store, [after], clock=clock, config=QUIET) as service,
     ):
         assert after.notices == []
+
+
+async def test_tables_asleep_in_the_store_wake_each_at_its_own_time_from_one_timer(
+    database: str, backend: str
+) -> None:
+    clock = later_clock()
+    tables = []
+    async with (
+        open_store(database) as store,
+        TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3)) as service,
+    ):
+        for n in range(4):  # four matches whose clocks run out 10 s apart
+            lobby = await service.new_lobby(f"tg:-{n + 1}", ALICE)
+            await service.join(lobby.table_id, BADR)
+            started = await service.start_match(lobby.table_id, ALICE)
+            assert started.seconds_left is not None
+            tables.append((lobby.table_id, clock.now() + started.seconds_left))
+            await clock.advance(10)
+
+    after = FakePlatform()
+    async with (
+        open_store(database) as store,
+        TableService(store, [after], clock=clock, config=QUIET) as service,
+    ):
+        if backend != "sqlite":  # shared: due work is claimed at a process's next look
+            await clock.advance(tables[-1][1] + 1 + TAKEOVER - clock.now())
+            ended = {n.table_id for n in after.notices if isinstance(n, MatchEnded)}
+            assert ended == {table_id for table_id, _ in tables}
+            return
+        assert clock.pending <= 3  # one process: the heartbeat, the redraw, one wake-up for all four
+        for number, (_, deadline) in enumerate(tables, start=1):
+            await clock.advance(deadline + 1 - clock.now())
+            ended = [n.table_id for n in after.notices if isinstance(n, MatchEnded)]
+            assert ended == [t for t, _ in tables[:number]]
