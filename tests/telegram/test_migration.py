@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from telegram import Update
 
+from bots.i18n import translator
 from bots.render import render_notice
+from bots.render.answers import render_score
 from bots.service import TableUpdated, TableView
 from bots.telegram.delivery import content_of
 from tests.fakes import ApiCall, FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -211,10 +213,13 @@ async def test_a_reply_refused_in_the_old_group_goes_to_the_supergroup(
 
         moved = await world.table(supergroup)
         assert moved is not None and moved.table_id == table.table_id
-        # The answer (the table, as /score shows it in a group) and the redrawn table.
+        # The answer (the score, as /score gives it during a match) and the redrawn table.
         messages = server.messages(supergroup, bot_only=True)
         assert len(messages) == 2
-        assert all(m.current.source == drawn(moved) for m in messages)
+        sources = sorted(m.current.source for m in messages)
+        assert drawn(moved) in sources
+        score = content_of(render_score(moved, translator("en"))).html
+        assert score in sources
         # Later commands from the old id are answered for the supergroup without trying it.
         since = len(server.calls())
         await world.send(badr, group, "/score")
