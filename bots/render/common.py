@@ -76,12 +76,23 @@ def listed(t: Translator, items: Sequence[str], *, final: bool = False) -> str:
 
 
 def side_name(t: Translator, seats: Sequence[Member], team: int) -> str:
-    """In 1-v-1 the player's name; in 2-v-2 "Team A (Alice & Carla)"."""
+    """In 1-v-1 the player's name; in 2-v-2 "Team A — Alice & Carla" (a dash, not brackets: a
+    computer's name has its own, "Computer 1 (beginner)", and brackets inside brackets are
+    hard to read on a phone)."""
     members = [s for s in seats if s.team == team]
     if len(seats) == 2 and members:
         return seat_name(t, members[0])
-    # TRANSLATORS: a team and its players, e.g. "Team A (Alice & Carla)".
-    return t.gettext("{team} ({players})", team=team_name(t, team), players=names(t, members))
+    # TRANSLATORS: a team and its players, e.g. "Team A — Alice & Carla".
+    return t.gettext("{team} — {players}", team=team_name(t, team), players=names(t, members))
+
+
+def score_side(t: Translator, seats: Sequence[Member], team: int) -> str:
+    """A side in a score line: the player's name in 1-v-1, the team's name alone in 2-v-2
+    (who plays in each team is on the seat lines), so that the score is read at a glance."""
+    members = [s for s in seats if s.team == team]
+    if len(seats) == 2 and members:
+        return seat_name(t, members[0])
+    return team_name(t, team)
 
 
 def floor_text(t: Translator, floor: Sequence[str], marked: Iterable[int] = ()) -> str:
@@ -107,9 +118,9 @@ def scores_line(t: Translator, seats: Sequence[Member], scores: tuple[int, int],
     # TRANSLATORS: the match score, e.g. "Alice 45 – 30 Badr (to 121)"; {score} is "45–30".
     return t.gettext(
         "{first} {score} {second} (to {target})",
-        first=side_name(t, seats, 0),
+        first=score_side(t, seats, 0),
         score=facing_scores(*scores),
-        second=side_name(t, seats, 1),
+        second=score_side(t, seats, 1),
         target=target,
     )
 

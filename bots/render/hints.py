@@ -63,6 +63,16 @@ REASON_WORDING: Final[dict[str, Wording]] = {
 }
 
 
+#: A capture that leaves one card on the floor that nothing still out could take for a basra
+#: (the service leaves its ``left`` out): the hint says what it takes, with no warning.
+SAFE_LONE_WORDING: Final[dict[str, Wording]] = {
+    "take_lone": lambda t, n, f: t.ngettext(
+        "takes {taken} ({points} point)", "takes {taken} ({points} points)", n, **f
+    ),
+    "take_lone_plain": lambda t, n, f: t.gettext("takes {taken}", **f),
+}
+
+
 def reason_text(reason: str, args: Mapping[str, int | tuple[str, ...]], t: Translator) -> str:
     """A hint's reason in the reader's language, cards as labels in left-to-right isolates."""
     fields: dict[str, object] = {
@@ -71,6 +81,8 @@ def reason_text(reason: str, args: Mapping[str, int | tuple[str, ...]], t: Trans
     template = REASONS[reason]
     count = args.get(template.counter, 1) if template.counter else 1
     n = count if isinstance(count, int) else 1
+    if reason in SAFE_LONE_WORDING and "left" not in args:
+        return SAFE_LONE_WORDING[reason](t, n, fields)
     wording = REASON_WORDING.get(reason)
     if wording is None:  # a reason newer than this renderer: its English template
         return (template.singular if n == 1 else template.plural).format_map(fields)

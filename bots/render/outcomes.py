@@ -6,7 +6,7 @@ from ..i18n import Translator, card_label, facing_scores
 from ..i18n.words import basras_count, cards_count, points_count, term
 from ..service.views import MatchResultView, RoundResultView, SeatResult, SidePoints
 from .actions import Action, Button
-from .common import seat_name, side_name
+from .common import score_side, seat_name, side_name
 from .markup import Line, Span, Text
 from .rendered import Rendered
 
@@ -53,9 +53,9 @@ def render_round_result(result: RoundResultView, t: Translator) -> Rendered:
         Line.of(
             t.gettext(
                 "Score: {first} {score} {second}",
-                first=side_name(t, result.seats, 0),
+                first=score_side(t, result.seats, 0),
                 score=facing_scores(*result.scores),
-                second=side_name(t, result.seats, 1),
+                second=score_side(t, result.seats, 1),
             )
         )
     )
@@ -94,9 +94,9 @@ def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
         lines.append(Line.of(t.gettext("Practice match closed after a day without play.")))
     lines.append(Line.of(t.gettext(
         "Final score: {first} {score} {second} (to {target})",
-        first=side_name(t, seats, 0),
+        first=score_side(t, seats, 0),
         score=facing_scores(*result.scores),
-        second=side_name(t, seats, 1),
+        second=score_side(t, seats, 1),
         target=result.target,
     )))
     lines.append(Line.of(t.ngettext("{n} round played", "{n} rounds played", len(result.rounds))))

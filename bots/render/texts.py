@@ -209,7 +209,7 @@ def _table_lines(
     if table.last_play is not None:
         lines.append(Line.of(describe_play(t, table, table.last_play, viewer)))
     if close is not None and close.leftovers and close.team is not None:
-        # TRANSLATORS: at a round's end; {side} is a player's name or "Team A (Alice & Carla)".
+        # TRANSLATORS: at a round's end; {side} is a player's name or "Team A — Alice & Carla".
         leftovers = t.gettext(
             "{side} takes the cards left on the floor: {cards}.",
             side=side_name(t, table.seats, close.team),

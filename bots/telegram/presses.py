@@ -22,7 +22,6 @@ from core import BasraError
 from ..i18n import SUPPORTED, translator
 from ..render import (
     Action,
-    hint_text,
     render_error,
     render_lobby,
     render_moved,
@@ -297,7 +296,9 @@ class Presses(Replies):
 
     async def _hint(self, query: CallbackQuery, message: Message | None, person: Person,
                     action: Action) -> bool:
-        """Practice only: the hand previews what the computer would play, and the alert says why."""
+        """Practice only: the hand previews what the computer would play, with why above it.
+        The press gets a plain answer: the hint is read once, in the message, not again in an
+        alert that needs a tap to close."""
         own = self._own_private(message, person)
         hint = await self.service.hint(action.table_id, person.player_id)
         if hint.version != action.version:
@@ -305,7 +306,7 @@ class Presses(Replies):
         lang = await self.service.language(hint.hand.table.chat_id, person)
         if not await self.delivery.show_hand(hint.hand, lang, from_message=own.message_id, hint=hint):
             return await self._answer(query, render_moved(translator(lang)).plain())
-        return await self._answer(query, hint_text(hint, translator(lang)), alert=True)
+        return await self._answer(query)
 
 
 def _without_verb(message: Message, verb: str) -> InlineKeyboardMarkup | None:
