@@ -43,9 +43,9 @@ def render_round_result(result: RoundResultView, t: Translator) -> Rendered:
         lines.append(
             Line.of(
                 t.gettext(
-                    "26 cards each: nobody takes the {majority}; {points} points carry to the next round.",
+                    "26 cards each: nobody takes the {majority}; {points} carry to the next round.",
                     majority=term(t, "majority"),
-                    points=result.carry_out,
+                    points=points_count(t, result.carry_out),
                 )
             )
         )

@@ -6,6 +6,8 @@ import pytest
 
 from bots.i18n import translator
 from bots.i18n.words import cards_count, deals_left, points_count
+from bots.render import render_round_result
+from bots.service.views import RoundResultView, SeatInfo, SidePoints
 
 ARABIC_CARDS = {
     0: "لا أوراق",
@@ -55,3 +57,11 @@ def test_english_uses_two_plural_forms(n: int, text: str) -> None:
 def test_a_plural_template_may_name_other_fields() -> None:
     en = translator("en")
     assert en.ngettext("{n} point", "{n} points", 5, n=7) == "7 points"
+
+
+@pytest.mark.parametrize(("carried", "said"), [(30, "30 نقطة"), (10, "10 نقاط"), (2, "نقطتان")])
+def test_a_carried_majority_is_counted_in_its_plural_form(carried: int, said: str) -> None:
+    seats = (SeatInfo(0, "Amal", "tg:1", None, 0, 0), SeatInfo(1, None, None, "strong", 1, 0))
+    sides = tuple(SidePoints(team, (team,), 26, 0, 0, 2, 2, 0, 0, 0, 4, 4) for team in (0, 1))
+    result = RoundResultView("t", "tg:1", 1, seats, sides, 0, carried, (4, 4), 121, False)  # type: ignore[arg-type]
+    assert f"وتُرحَّل {said} إلى الجولة التالية" in render_round_result(result, translator("ar")).plain()
