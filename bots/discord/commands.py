@@ -23,9 +23,9 @@ from ..render import (
     render_rules,
     render_settings,
     render_stats,
-    render_table,
 )
 from ..render.actions import is_number
+from ..render.answers import render_score
 from ..render.common import VARIANT_FIELDS, VARIANT_NAMES
 from ..service import (
     BadInput,
@@ -144,8 +144,8 @@ class Commands(Handler):
         embeds = []
         table = await self.service.open_table(chat)
         if isinstance(table, TableView):
-            table_text = render_table(table, t, now=self.bot.clock.now(), live=True)
-            embeds.append(embed_of(table_text, "table"))
+            # The running match's score in a few lines; the table itself is the live message.
+            embeds.append(embed_of(render_score(table, t), "table"))
         embeds.append(embed_of(render_stats(stats, t), "info"))
         await reply.show(embeds=embeds)
 

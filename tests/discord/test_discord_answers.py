@@ -33,3 +33,14 @@ async def test_a_practice_lobby_with_a_free_seat_says_what_to_do_and_offers_star
     assert what in text and "Ready" not in text and "جاهزة" not in text
     shown = [a.verb for a in actions(lobby)]
     assert "start" in shown and "cancel" in shown
+
+
+async def test_score_during_a_match_is_the_score_not_a_copy_of_the_table(world: World) -> None:
+    lobby = await open_lobby(world, world.alice, "1v1")
+    await press(world.bob, lobby, "join")
+    await press(world.alice, lobby, "start")
+    score = await world.bob.slash(world.channel, "basra score")
+    assert score.ephemeral and score.response is not None
+    shown = text_of(score.response)
+    assert "(to 121\\)" in shown and "Round 1 · 5 deals left" in shown
+    assert "Floor:" not in shown and not actions(score.response)
