@@ -109,6 +109,19 @@ class TableStore(Protocol):
     async def set_player_language(self, player_id: str, language: str | None) -> None:
         """NotFound if the player has no profile."""
 
+    async def forget_player(self, player_id: str, placeholder: str) -> bool:
+        """Erase a person, in one transaction (``storage.erasure``): their profile, rating
+        history, private chat's settings and message references go; in every table their id
+        becomes ``placeholder`` (a closed table in their private chat moves to it too) and
+        their name goes; results keep their seat with no player. True if anything of theirs
+        was stored. Their open tables are the caller's to end first."""
+
+    async def prune_finished(self, before: float) -> int:
+        """Delete every closed table (finished, cancelled, expired) last written before
+        ``before`` (epoch seconds, the store's clock), with its events, result, rating moves
+        and message references, in one transaction; profiles keep their totals. Returns how
+        many tables went."""
+
     # Results, ratings, leaderboards ----------------------------------------
 
     async def record_result(self, result: MatchResult) -> bool:

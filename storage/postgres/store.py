@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .coordination import PostgresCoordination
+from .erasure import PostgresErasure
 from .rows import PostgresRows
 
 
-class PostgresStore(PostgresRows, PostgresCoordination):
+class PostgresStore(PostgresRows, PostgresErasure, PostgresCoordination):
     """A ``storage.Store`` on the PostgreSQL database at ``url`` (its schema made or
 
     brought up to date on ``open``), shared by any number of processes (``shared``).

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .coordination import SqliteCoordination
+from .erasure import SqliteErasure
 from .rows import SqliteRows
 
 
-class SqliteStore(SqliteRows, SqliteCoordination):
+class SqliteStore(SqliteRows, SqliteErasure, SqliteCoordination):
     """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
 
     One process uses the file (``shared`` is False): ``hold`` locks and rate windows
