@@ -32,6 +32,7 @@ An adapter, in short::
 
 from .clock import Clock, ManualClock, SystemClock, Timer
 from .config import ServiceConfig
+from .erasure import Forgotten
 from .errors import (
     AlreadySeated,
     BadInput,
@@ -107,6 +108,7 @@ __all__ = [
     "CardNotInHand",
     "Clock",
     "ClockWarning",
+    "Forgotten",
     "HandUpdated",
     "HandView",
     "HintView",

@@ -29,6 +29,8 @@ class ServiceConfig:
     computer_processes: how many worker processes computer seats think in; 0 thinks in
         one thread of this process instead, None one fewer than its cores (at least one;
         see ``thinking``).
+    keep_finished_days: finished (and cancelled, expired) tables are deleted this many days
+        after they closed, with their results (``erasure.Erasure.prune``); 0 keeps them.
     """
 
     turn_seconds: int = 120
@@ -43,3 +45,4 @@ class ServiceConfig:
     takeover_seconds: float = 1.5
     claim_seconds: float = 10.0
     computer_processes: int | None = None
+    keep_finished_days: int = 0

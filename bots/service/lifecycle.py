@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 from core import BasraError
 from storage import (
@@ -65,6 +66,8 @@ class Lifecycle:
         #: Tables to draw again after a stop that may not have delivered everything
         #: (``start``), the latest written first.
         self._backlog: deque[str] = deque()
+        #: What runs after each heartbeat, each keeping its own pace (pruning old matches).
+        self.chores: list[Callable[[], Awaitable[object]]] = []
 
     async def start(self, *, redeliver: bool = True) -> None:
         """Re-arm every clock of these platforms' open tables with the time it had left, and
@@ -212,6 +215,11 @@ class Lifecycle:
     async def _beat(self) -> None:
         await self._store.note_alive(self._t.name, self._counted_until(self._clock.now()))
         self._schedule_heartbeat()
+        for chore in self.chores:
+            try:
+                await chore()
+            except StorageError:
+                log.exception("a periodic chore failed")
 
     async def stop_clocks(self) -> None:
         """Stop every clock and timed step (deadlines stay stored) and wait for the actions

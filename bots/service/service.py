@@ -15,7 +15,7 @@ pressed confirm plays once.
 whose docstring says what it does. The unit of work (``tables``: the tables in
 memory and the one path of every change), the timers (``timers``), the languages
 and chats' settings (``languages``), and one collaborator per use case:
-``lobbies``, ``matches``, ``chats``, ``standings`` and ``lifecycle``. The use cases
+``lobbies``, ``matches``, ``chats``, ``standings``, ``erasure`` and ``lifecycle``. The use cases
 share the unit of work and never call each other. A store that fails is one refusal,
 ``NotSaved``, whatever was asked (``_saved``).
 """
@@ -36,6 +36,7 @@ from storage import StorageError, Store
 from .chats import Chats
 from .clock import Clock, SystemClock
 from .config import ServiceConfig
+from .erasure import Erasure, Forgotten
 from .errors import NotSaved
 from .ids import Person
 from .languages import Languages
@@ -126,6 +127,10 @@ class TableService:
         self.matches = Matches(self.tables, self.languages, store, clock, config)
         self.chats = Chats(self.tables, self.languages, store, clock, config)
         self.standings = Standings(store, self.tables.owners)
+        self.erasure = Erasure(
+            self.tables, self.languages, store, clock, config, resign=self.resign, leave=self.leave
+        )
+        self.lifecycle.chores.append(self.erasure.prune)
         self._store = store
         self._clock = clock
 
@@ -352,3 +357,8 @@ class TableService:
     @_saved
     async def last_record(self, chat_id: str) -> RecordFile:
         return await self.standings.last_record(chat_id)
+
+    # -- erasure -------------------------------------------------------------
+    @_saved
+    async def forget(self, player_id: str) -> Forgotten:
+        return await self.erasure.forget(player_id)
