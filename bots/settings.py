@@ -55,6 +55,8 @@ class BasraSettings(BaseSettings):
     web_url: str | None = None
     #: Signs the page's links and sessions; unset: derived from the bot's token.
     web_secret: SecretStr | None = None
+    #: Days a finished match is kept after it closed; 0: kept for good.
+    keep_finished_days: int = Field(default=0, ge=0, le=36500)
     #: How old a Telegram Mini App's login (its ``auth_date``) may be, and how long a link lasts.
     web_login_seconds: int = Field(default=600, ge=10, le=86400)
 
@@ -111,6 +113,7 @@ class BasraSettings(BaseSettings):
             lobby_idle_seconds=self.lobby_idle_seconds,
             practice_idle_seconds=self.practice_idle_seconds,
             language=self.language,
+            keep_finished_days=self.keep_finished_days,
         )
 
 
