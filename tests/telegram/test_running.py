@@ -30,6 +30,7 @@ def test_the_production_application_plans_its_own_writes_and_uses_the_chosen_ser
     assert application.bot.base_url == f"http://localhost:8081/bot{TOKEN}"
     assert basra.database == settings.database
     assert application.post_init is not None and application.post_shutdown is not None
+    assert application.post_stop is not None  # stops the service while the bot's client is open
 
 
 def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
