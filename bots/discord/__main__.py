@@ -6,7 +6,7 @@ cannot be used, a token Discord refuses, a metrics port that cannot be
 listened on: one line on stderr and exit status 2, without a traceback.
 Discord unreachable at start-up (or answering 5xx, or not as Discord) is one
 line per attempt, tried again after 1, 2, 4, 8 … seconds; after
-``REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager starts it
+``bots.reaching.REACH_ATTEMPTS`` the bot gives up with status 2 (a service manager starts it
 again). A gateway never reached is one line per try too (discord.py's), and
 status 2 after ``bot.GATEWAY_ATTEMPTS`` tries. The token is never printed, nor is any hand card logged
 (``bots.logs``).
@@ -24,9 +24,11 @@ from pydantic import ValidationError
 
 from storage import StorageError
 
+from .. import reaching
 from ..logs import LogFormat
 from ..logs import configure_logging as configure_shared
 from ..metrics import MetricsUnavailable
+from ..reaching import Refused, Unreachable
 from ..settings import not_utf8
 from ..web import WebTable, WebUnavailable
 from .bot import BotOptions, GatewayUnreachable, make_bot
@@ -67,8 +69,6 @@ def configure_logging(level: str | int = logging.INFO, form: LogFormat = "text",
     quiet_voice()
 
 
-#: Start-up attempts to reach Discord before giving up (the pauses double from 1 s).
-REACH_ATTEMPTS = 6
 REFUSED = "basra-discord: Discord refused DISCORD_BOT_TOKEN (reset it in the Developer Portal)"
 #: What a Discord that cannot be reached raises; and one that answers as no Discord would.
 NETWORK = (OSError, asyncio.TimeoutError, aiohttp.ClientError, discord.HTTPException)
@@ -83,29 +83,22 @@ def _cause(error: BaseException, token: str) -> str:
 
 
 async def reach(token: str) -> int | None:
-    """Log in to Discord's HTTP API until it answers; an exit status if it never does."""
-    pause = 1.0
-    for attempt in range(1, REACH_ATTEMPTS + 1):
+    """Log in to Discord's HTTP API until it answers (``bots.reaching``); an exit status
+    if it never does."""
+
+    async def attempt() -> None:
         client = discord.Client(intents=discord.Intents.default())
         try:
             await client.login(token)
-            return None
         except discord.LoginFailure:
-            print(REFUSED, file=sys.stderr)
-            return 2
+            raise Refused from None
         except UNREACHABLE as error:
-            where = discord.http.Route.BASE.split("/api")[0]
-            if attempt == REACH_ATTEMPTS:
-                print(f"basra-discord: cannot reach Discord at {where} ({_cause(error, token)}); giving up "
-                      f"after {attempt} attempts", file=sys.stderr)
-                return 2
-            print(f"basra-discord: cannot reach Discord at {where} ({_cause(error, token)}); trying again "
-                  f"in {pause:.0f} s", file=sys.stderr)
+            raise Unreachable(_cause(error, token)) from None
         finally:
             await client.close()
-        await asyncio.sleep(pause)
-        pause *= 2
-    return 2
+
+    where = discord.http.Route.BASE.split("/api")[0]
+    return await reaching.reach("basra-discord", "Discord", where, REFUSED, attempt)
 
 
 def main(argv: list[str] | None = None) -> int:

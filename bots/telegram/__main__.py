@@ -10,7 +10,7 @@ A missing or malformed setting, a database that cannot be used, a token
 Telegram refuses, a metrics port that cannot be listened on: one line on
 stderr and exit status 2. A Bot API server that cannot be reached (or answers
 5xx, or not JSON) at start-up is one line per attempt, tried again after 1, 2,
-4, 8 … seconds; after ``REACH_ATTEMPTS`` the bot gives up with status 2 (a
+4, 8 … seconds; after ``bots.reaching.REACH_ATTEMPTS`` the bot gives up with status 2 (a
 service manager starts it again). The token is never printed, nor is any hand
 card logged (``bots.logs``).
 """
@@ -28,7 +28,9 @@ from telegram.error import InvalidToken, TelegramError
 
 from storage import StorageError
 
+from .. import reaching
 from ..metrics import MetricsUnavailable
+from ..reaching import Refused, Unreachable
 from ..settings import not_utf8
 from ..web import WebUnavailable
 from .logs import configure_logging
@@ -48,34 +50,26 @@ def webhook_options(settings: TelegramSettings) -> dict[str, Any]:
     }
 
 
-#: Start-up attempts to reach the Bot API before giving up (the pauses double from 1 s).
-REACH_ATTEMPTS = 6
 REFUSED = "basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather"
 
 
 async def reach(settings: TelegramSettings) -> int | None:
-    """Ask the Bot API who the bot is until it answers; an exit status if it never does."""
+    """Ask the Bot API who the bot is until it answers (``bots.reaching``); an exit status
+    if it never does."""
     bot = Bot(settings.bot_token.get_secret_value(), base_url=settings.bot_url_base())
-    pause = 1.0
-    for attempt in range(1, REACH_ATTEMPTS + 1):
+
+    async def attempt() -> None:
         try:
             async with bot:  # getMe
-                return None
+                return
         except InvalidToken:
-            print(REFUSED, file=sys.stderr)
-            return 2
+            raise Refused from None
         except TelegramError as error:  # unreachable, timed out, 5xx, not JSON
             cause = str(error).replace(settings.bot_token.get_secret_value(), "<token>")[:160]
-            where = settings.api_base_url or "api.telegram.org"
-            if attempt == REACH_ATTEMPTS:
-                print(f"basra-telegram: cannot reach the Bot API at {where} ({cause}); giving up after "
-                      f"{attempt} attempts", file=sys.stderr)
-                return 2
-            print(f"basra-telegram: cannot reach the Bot API at {where} ({cause}); trying again in "
-                  f"{pause:.0f} s", file=sys.stderr)
-            await asyncio.sleep(pause)
-            pause *= 2
-    return 2
+            raise Unreachable(cause) from None
+
+    where = settings.api_base_url or "api.telegram.org"
+    return await reaching.reach("basra-telegram", "the Bot API", where, REFUSED, attempt)
 
 
 def main(argv: list[str] | None = None) -> int:
