@@ -17,6 +17,8 @@ matches start within the first 10 s. Printed for each number of matches:
 - group lag p50/p99: a confirm answered (the play is committed then) → the group's
   table shows that play or a later state;
 - turn p99: a confirm answered → the next player's new hand (their turn) shows;
+- fairness: each table's median group lag, the median of them and the slowest (the
+  slowest within 2× the median: no table starves while others stay live);
 - writes per confirm (sends and edits to chats; the previews' edits apart, printed
   beside) and writes per second in all; 429s;
 - the leading process's CPU per write (milliseconds of CPU per chat write it made).
@@ -33,6 +35,7 @@ import asyncio
 import contextlib
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -242,6 +245,7 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
         "elapsed": elapsed,
         "confirms": confirms,
         "group": [lag for m in matches for lag in group_lags(server, m)],
+        "tables": [statistics.median(lags) for m in matches if (lags := group_lags(server, m))],
         "turns": [lag for m in matches for lag in turn_lags(server, m)],
         "writes": len(writes),
         "previews": previews,
@@ -266,6 +270,11 @@ def report(result: dict[str, Any]) -> tuple[float, float]:
           f"{result['refused']} × 429")
     print(f"      group lag p50 {percentile(group, 0.5):.2f} s, p99 {p99:.2f} s;"
           f" turn p99 {percentile(turns, 0.99):.2f} s" if group and turns else "      no lags measured")
+    tables = sorted(result["tables"])
+    if tables:  # fairness: how the worst-served table's typical lag compares with the typical table's
+        middle = statistics.median(tables)
+        ratio = f"{tables[-1] / middle:.1f}×" if middle > 0 else "n/a"
+        print(f"      tables' median group lag: median {middle:.2f} s, slowest {tables[-1]:.2f} s ({ratio})")
     print(f"      writes per confirm {per_confirm:.2f} (+ {result['previews'] / confirms:.2f} previews), "
           f"{result['writes'] / result['elapsed']:.1f} writes/s in all; "
           f"leader CPU {result['cpu_per_write'] * 1000:.2f} ms per write; "
