@@ -163,7 +163,11 @@ class PostgresCoordination(Connected):
             conn = await asyncpg.connect(self.url, timeout=self._connect_timeout,
                                          server_settings=self._server_settings)
         lead = Lead(key)
-        conn.add_termination_listener(lambda _conn: lead.lost.set())
+
+        def cut(_conn: object) -> None:
+            lead.lost.set()
+
+        conn.add_termination_listener(cut)
         watch: asyncio.Task[None] | None = None
         try:
             async with self._failing("leading on"):
@@ -178,6 +182,8 @@ class PostgresCoordination(Connected):
                 watch.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watch
+            # Let go, not lost: a stop that closes the connection is no loss of the lead.
+            conn.remove_termination_listener(cut)
             with contextlib.suppress(*_FAILURES):
                 await conn.close(timeout=self._connect_timeout)
 
