@@ -28,7 +28,8 @@ from ..service.errors import BadInput
 #: preview), hand (show my hand), hint (what the computer would play: practice
 #: only) act on a match; record (send a finished match's record file) and rematch
 #: (the same players again) on its result; variant/clock/lang change chat settings
-#: (``arg`` holds the value).
+#: (``arg`` holds the value); erase (confirm ``/forget``) and keep (do not) act on the
+#: presser, with ``arg`` the moment the question expires.
 Verb = Literal[
     "join",
     "leave",
@@ -49,6 +50,8 @@ Verb = Literal[
     "variant",
     "clock",
     "lang",
+    "erase",
+    "keep",
 ]
 VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
 #: The verbs of a lobby's buttons, of a hand's (a card, its plans, the confirm, back) and of
@@ -56,6 +59,7 @@ VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
 LOBBY_VERBS: Final = frozenset({"join", "leave", "team", "computer", "uncomputer", "start", "cancel"})
 HAND_VERBS: Final = frozenset({"card", "plan", "play", "back"})
 SETTING_VERBS: Final = frozenset({"variant", "clock", "lang"})
+ERASE_VERBS: Final = frozenset({"erase", "keep"})
 PREFIX: Final = "b1"
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{0,40}$")
 _ARG = re.compile(r"^[A-Za-z0-9 _.-]{0,20}$")

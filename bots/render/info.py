@@ -28,6 +28,8 @@ COMMANDS: Final = {
     "settings": N_("variants, turn clock and language"),
     "rules": N_("how Basra is played"),
     "help": N_("this help"),
+    "privacy": N_("what this bot keeps about you, for how long, and why"),
+    "forget": N_("erase what this bot keeps about you"),
 }
 CLOCK_CHOICES: Final = (60, 120, 300)
 VARIANTS_PER_ROW: Final = 2

@@ -64,6 +64,10 @@ class Erasure(UseCase):
         self._leave = leave
         self._pruned_at: float | None = None
 
+    @property
+    def keep_days(self) -> int:
+        return self._config.keep_finished_days
+
     async def forget(self, player_id: str) -> Forgotten:
         """Resign their running matches, leave their lobbies, erase them."""
         resigned = left = 0

@@ -141,6 +141,11 @@ class TableService:
         return self.tables.plays
 
     @property
+    def keep_finished_days(self) -> int:
+        """Days finished matches are kept after they end (0: for good), as ``/privacy`` says."""
+        return self.erasure.keep_days
+
+    @property
     def running(self) -> bool:
         """Started (its tables restored, their clocks armed) and not yet closed."""
         return self.lifecycle.running

@@ -152,9 +152,20 @@ class BasraTelegram:
             "top": h.top,
             "record": h.record,
             "settings": h.settings,
+            "privacy": h.privacy,
+            "forget": h.forget,
         }
         for name, work in commands.items():
             app.add_handler(CommandHandler(name, h.command(work), filters=~filters.UpdateType.EDITED))
+        # Any other command: one line pointing to /help, when it is addressed to this bot.
+        unknown = h.command(h.unknown_command)
+
+        async def unknown_command(update: Any, context: Any) -> None:
+            message = update.effective_message
+            if message is not None and h.addressed(message):
+                await unknown(update, context)
+
+        app.add_handler(MessageHandler(filters.COMMAND & ~filters.UpdateType.EDITED, unknown_command))
         app.add_handler(CallbackQueryHandler(h.press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated))
         app.add_error_handler(self._on_error)

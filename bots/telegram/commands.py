@@ -35,12 +35,17 @@ DESCRIPTIONS: Final[dict[str, str]] = {
     "rules": N_("How Basra is played"),
     "settings": N_("Variants, turn clock and language"),
     "help": N_("What this bot does"),
+    "privacy": N_("What this bot keeps about you"),
+    "forget": N_("Erase what this bot keeps about you"),
     "start": N_("Start the bot (needed for your hand)"),
 }
 
-GROUP_COMMANDS: Final = ("newgame", "hand", "resign", "score", "top", "record", "rules", "settings", "help")
+GROUP_COMMANDS: Final = (
+    "newgame", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "privacy"
+)
 PRIVATE_COMMANDS: Final = (
-    "practice", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "start"
+    "practice", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "privacy",
+    "forget", "start",
 )
 DEFAULT_COMMANDS: Final = ("newgame", "practice", "hand", "rules", "help")
 

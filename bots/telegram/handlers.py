@@ -42,7 +42,8 @@ from ..service import (
 from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from .contents import escape
 from .keyboards import StartPayload, deep_link
-from .presses import LEVEL_WORDS, Presses
+from .presses import LEVEL_WORDS
+from .privacy import Privacy
 from .replies import Context, person_of
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ HELP_KEYS = {"newgame": "new"}
 MODES = {"1v1": "1v1", "2": "1v1", "2v2": "2v2", "4": "2v2"}
 
 
-class Handlers(Presses):
+class Handlers(Privacy):
     """Command and button handlers bound to one adapter."""
 
     def command(self, work: Callable[[Message, Person, str, list[str]], Awaitable[None]]
