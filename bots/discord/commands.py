@@ -1,5 +1,5 @@
 """The ``/basra`` slash commands: new, rules, score, leaderboard, settings, resign, help, hand,
-record.
+record, privacy, forget.
 
 Each command is one service call and one answer. Answers only the invoker
 needs are ephemeral; the lobby is public (it is the answer to ``/basra new``
@@ -38,6 +38,7 @@ from ..service import (
     TableView,
 )
 from ..service.views import TableMode
+from . import privacy as erasing
 from . import texts
 from .delivery import hand_parts
 from .messages import embed_of, message_parts
@@ -62,6 +63,8 @@ HELP_COMMANDS = {
     "settings": "/basra settings",
     "rules": "/basra rules",
     "help": "/basra help",
+    "privacy": "/basra privacy",
+    "forget": "/basra forget",
 }
 
 MODES = [
@@ -237,6 +240,14 @@ class Commands(Handler):
         await reply.show(**hand_parts(hand, t, now=self.bot.clock.now(), web=self.bot.web))
         slot.version = hand.version
 
+    async def privacy(self, reply: Reply) -> None:
+        """What the bot keeps about people, for how long and why; for the invoker."""
+        await erasing.privacy(self.service, await self.t_for(reply.interaction), reply)
+
+    async def forget(self, reply: Reply) -> None:
+        """The one question before erasing the invoker's data (Erase / Cancel)."""
+        await erasing.forget(await self.t_for(reply.interaction), reply)
+
 
 def _mode(value: str) -> TableMode:
     if value not in ("1v1", "2v2", "practice"):
@@ -332,3 +343,11 @@ class BasraGroup(app_commands.Group):
     @app_commands.command(name="record", description=bilingual(texts.RECORD))
     async def record(self, interaction: discord.Interaction[Any]) -> None:
         await self.impl.run(interaction, "record", "ephemeral", self.impl.record)
+
+    @app_commands.command(name="privacy", description=bilingual(erasing.PRIVACY))
+    async def privacy(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "privacy", "ephemeral", self.impl.privacy)
+
+    @app_commands.command(name="forget", description=bilingual(erasing.FORGET))
+    async def forget(self, interaction: discord.Interaction[Any]) -> None:
+        await self.impl.run(interaction, "forget", "ephemeral", self.impl.forget)

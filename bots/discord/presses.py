@@ -19,7 +19,7 @@ import discord
 
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
-from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS
+from ..render.actions import ERASE_VERBS, HAND_VERBS, LOBBY_VERBS, SETTING_VERBS
 from ..render.answers import lobby_answer
 from ..render.records import record_caption
 from ..service import (
@@ -36,6 +36,7 @@ from ..service import (
     chat_id,
     player_id,
 )
+from . import privacy as erasing
 from .delivery import hand_parts
 from .hands import HandSlot
 from .messages import message_parts
@@ -107,6 +108,8 @@ class Presses(Handler):
                 await self._record(interaction, action)
             elif action.verb == "rematch":
                 await self._rematch(interaction, action)
+            elif action.verb in ERASE_VERBS:
+                await erasing.press(self.service, await self.t_for(interaction), interaction, action)
             else:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:

@@ -37,6 +37,8 @@ COMMANDS = (
     "basra help",
     "basra hand",
     "basra record",
+    "basra privacy",
+    "basra forget",
 )
 ARABIC = range(0x0600, 0x0700)
 
