@@ -3,6 +3,7 @@
     basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en] [--new]
     basra export [--output FILE|-] [--lang ar|en]
     basra backup DEST [--overwrite] [--lang ar|en]
+    basra forget PLAYER_ID
     basra --version
 
 The match is kept in the same SQLite file as the bots' (``BASRA_DATABASE``,
@@ -11,7 +12,8 @@ you stopped, saying so; ``--new`` resigns the saved match and starts afresh.
 ``basra export`` writes the last finished match's record (``export``);
 ``basra backup`` a checked copy of the database, even while a bot runs on it
 (``backup``), an operator's command: it speaks the locale's language (English
-unless ``LANG`` and the like name Arabic), not the games'.
+unless ``LANG`` and the like name Arabic), not the games'. ``basra forget`` erases a person
+as ``/forget`` does (``forget``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ..service import Person, ServiceError, TableService, chat_id, player_id
 from ..settings import BasraSettings, bad_setting, not_utf8
 from .backup import backup
 from .export import export
+from .forget import forget_player
 from .keys import LineKeys, TtyKeys
 from .naming import table_name
 from .screen import screen_for, terminal_text
@@ -72,6 +75,10 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("--lang", choices=SUPPORTED, default=None,
                       help="the language of its one line (default: the locale's, else English)")
     copy.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
+    erase = commands.add_parser("forget", help="erase a person as /forget does (a running match resigned)")
+    erase.add_argument("player", metavar="PLAYER_ID", help="tg:<Telegram user id> or dc:<Discord user id>")
+    erase.add_argument("--database", default=None,
+                       help="SQLite file or postgresql:// URL (default BASRA_DATABASE)")
     return top
 
 
@@ -149,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         configure_logging(settings.log_level or "WARNING", settings.log_format)
         if args.command == "backup":
             return backup_database(args, sys.stdout, sys.stderr)
+        if args.command == "forget":
+            database = args.database or settings.database
+            return asyncio.run(forget_player(database, args.player, settings.service_config(), sys.stdout,
+                                             sys.stderr))
         if args.command == "export":
             return asyncio.run(export_record(args, sys.stdout, sys.stderr))
         return asyncio.run(play(args, sys.stdin, sys.stdout))
