@@ -79,8 +79,8 @@ def confirm_expired(action: Action, now: float) -> bool:
 
 
 def forgotten_text(t: Translator) -> str:
-    return t.gettext("Done: everything this bot kept about you is erased. If you play again, a new"
-                     " profile starts.")
+    return t.gettext("Done: everything this bot kept about you is erased. If you use the bot again, a"
+                     " new profile starts.")
 
 
 def kept_text(t: Translator) -> str:
