@@ -10,6 +10,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from pydantic import ValidationError
+
 from .errors import DamagedRow
 from .models import (
     ChatSettings,
@@ -112,7 +114,7 @@ def table_or_damage(row: Row) -> TableRecord | DamagedTable:
     try:
         return table_from_row(row)
     except (ValueError, TypeError) as error:
-        reason = str(error).splitlines()[0][:200]
+        reason = _what_is_wrong(error)
         return DamagedTable(
             str(row["table_id"]),
             str(row["chat_id"]),
@@ -121,6 +123,16 @@ def table_or_damage(row: Row) -> TableRecord | DamagedTable:
             str(row["status"]),
             reason,
         )
+
+
+def _what_is_wrong(error: ValueError | TypeError) -> str:
+    """One short line: for a field pydantic refuses, which field and why (never its value,
+    which may be a hand)."""
+    if isinstance(error, ValidationError):
+        first = error.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or error.title
+        return f"{error.title}.{where}: {first['msg']}"[:200]
+    return f"{type(error).__name__}: {(str(error).splitlines() or [''])[0]}"[:200]
 
 
 def event_from_row(row: Row) -> StoredEvent:

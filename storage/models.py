@@ -230,3 +230,15 @@ class DamagedTable:
     owner: str
     status: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetAsideTable:
+    """A table closed because its rows could not be read: which, where, why and when (the
+    store's clock), for an operator to look at (``basra damaged``)."""
+
+    table_id: str
+    chat_id: str
+    status: str
+    reason: str
+    at: float

@@ -23,6 +23,7 @@ from .models import (
     MatchResult,
     PlayerProfile,
     RatingEntry,
+    SetAsideTable,
     Standing,
     StoredEvent,
     TableRecord,
@@ -177,9 +178,19 @@ class TableStore(Protocol):
         soonest first: what a starting service arms its clocks from without loading the
         tables. One indexed statement."""
 
-    async def set_aside(self, table_id: str) -> None:
+    async def set_aside(self, table_id: str, reason: str) -> bool:
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),
-        whatever its row holds; nothing else of it changes."""
+        whatever its row holds, and note it with ``reason`` for ``set_aside_tables``; nothing
+        else of it changes. True if this closed it (False: it was closed already, by this
+        or another process, so its chat has been told)."""
+
+    async def set_aside_tables(self) -> list[SetAsideTable]:
+        """Every table set aside, the latest first."""
+
+    async def stored_rows(self, table_id: str) -> dict[str, Any] | None:
+        """The table's row and its event rows as stored, each column as text (JSON not
+        parsed, so that a damaged one is shown as it is): ``{"table": {...}, "events":
+        [{...}, ...]}``; None if there is no such table."""
 
     async def resume(self, name: str, at: float, until: float, owners: Sequence[str]) -> float:
         """The service ``name`` of the bots ``owners`` (``"tg:<bot id>"``) starts at ``at``.

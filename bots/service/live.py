@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from core import Match, Rules
+from core import BasraError, Match, Rules
 from core import events as ev
 from storage import Seat, TableRecord
 
@@ -29,6 +29,32 @@ from .views import TableView
 
 #: The engine's own events: a log also holds the service's (resigned, expired, auto_played).
 CORE_KINDS = frozenset(ev.EVENT_TYPES)
+#: What a stored event log that no longer folds raises: text that is not JSON (ValueError),
+#: an event of no known shape (pydantic's ValidationError is a ValueError, a missing field
+#: a KeyError or TypeError, one not an object an AttributeError), or one the engine refuses.
+UNREADABLE = (BasraError, ValueError, TypeError, KeyError, AttributeError)
+
+
+def reason_of(error: BaseException) -> str:
+    """What is wrong, in one short line for the log and the store."""
+    lines = str(error).splitlines() or [type(error).__name__]
+    return f"{type(error).__name__}: {lines[0][:200]}"
+
+
+class Hooks(Protocol):
+    """Told of tables taken into memory and of every change (the timers arm from them)."""
+
+    def adopted(self, live: LiveTable) -> None: ...
+
+    def changed(self, live: LiveTable) -> None: ...
+
+
+class Unheard:
+    def adopted(self, live: LiveTable) -> None:
+        pass
+
+    def changed(self, live: LiveTable) -> None:
+        pass
 
 
 class LiveTable:

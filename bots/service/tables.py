@@ -19,9 +19,9 @@ import math
 import random
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from core import BasraError, Card, Match, Rules
+from core import Card, Match, Rules
 from core import events as ev
 from storage import (
     OPEN_STATUSES,
@@ -47,7 +47,7 @@ from .errors import (
     StaleView,
 )
 from .languages import Languages
-from .live import LiveTable, fold, seat_of, turn_seconds
+from .live import UNREADABLE, Hooks, LiveTable, Unheard, fold, reason_of, seat_of, turn_seconds
 from .notices import (
     LobbyClosed,
     Notice,
@@ -72,22 +72,6 @@ Decision = tuple[T, list[Notice]]
 #: button's spinner), run once the action is committed and its notices are queued.
 Acknowledge = Callable[[], Awaitable[object]]
 RATING_RETRIES = 3
-
-
-class Hooks(Protocol):
-    """Told of tables taken into memory and of every change (the timers arm from them)."""
-
-    def adopted(self, live: LiveTable) -> None: ...
-
-    def changed(self, live: LiveTable) -> None: ...
-
-
-class _Unheard:
-    def adopted(self, live: LiveTable) -> None:
-        pass
-
-    def changed(self, live: LiveTable) -> None:
-        pass
 
 
 class Tables:
@@ -129,7 +113,7 @@ class Tables:
         #: Cards played since the start, by who played them: "person", "computer", or "clock"
         #: (a 4-seat turn that timed out). Read by ``bots.metrics``.
         self.plays: Counter[str] = Counter()
-        self.hooks: Hooks = _Unheard()
+        self.hooks: Hooks = Unheard()
 
     def owns(self, record: TableRecord | DamagedTable) -> bool:
         """Whether the table is one of this service's bots' own."""
@@ -200,17 +184,23 @@ class Tables:
                 return live
             try:
                 live = await self.load_live(record)
-            except (BasraError, ValueError, TypeError, KeyError) as error:  # its events do not replay
-                await self.set_aside(record.table_id, record.chat_id, str(error).splitlines()[0][:200])
+            except UNREADABLE as error:  # its events do not replay
+                await self.set_aside(record.table_id, record.chat_id, reason_of(error))
                 return None
             self.register(live)
             self.hooks.adopted(live)
             return live
 
     async def set_aside(self, table_id: str, chat: str, reason: str) -> None:
-        """One damaged table does not stop the others: it is closed, and its chat told once."""
+        """One damaged table does not stop the others: it is closed, noted with why (``basra
+        damaged`` lists it), logged in one line and its chat told, once, by whichever
+        process closed it."""
+        live = self.live.get(table_id)
+        if live is not None:
+            self.forget(live)
+        if not await self._store.set_aside(table_id, reason):
+            return
         log.error("table %s is damaged and was set aside: %s", table_id, reason)
-        await self._store.set_aside(table_id)
         with contextlib.suppress(StorageError):
             await self.lang.settings_of(chat)
         await self.deliver([TableSetAside(table_id, chat, self.lang.public(chat))])
@@ -218,13 +208,22 @@ class Tables:
     async def refresh(self, live: LiveTable) -> None:
         """Bring a cached table up to its stored row: another process may have moved it."""
         async with live.writing:
-            record = await self._store.get_table(live.table_id)
+            try:
+                record = await self._store.get_table(live.table_id)
+            except DamagedRow as damaged:  # damaged since it was taken into memory
+                self.forget(live)
+                await self.damaged(damaged)
+                return
             if record is None or not record.is_open:
                 self.forget(live)
                 return
             if record.version != live.record.version:
-                events = await self._store.load_events(live.table_id)
-                live.match, live.last_auto = fold([e.data for e in events])
+                try:
+                    events = await self._store.load_events(live.table_id)
+                    live.match, live.last_auto = fold([e.data for e in events])
+                except UNREADABLE as error:  # an event row written since no longer folds
+                    await self.set_aside(record.table_id, record.chat_id, reason_of(error))
+                    return
             if record.version != live.record.version or record.revision != live.record.revision:
                 live.update(record)
             if record.chat_id != live.record.chat_id or self.by_chat.get(record.chat_id) != live.table_id:
@@ -237,7 +236,10 @@ class Tables:
             raise NoSuchTable(f"no table {table_id!r}")
         if record.version == 0:
             return record, None
-        match, _ = fold([e.data for e in await self._store.load_events(table_id)])
+        try:
+            match, _ = fold([e.data for e in await self._store.load_events(table_id)])
+        except UNREADABLE as error:  # a closed table (one set aside, say) whose log does not fold
+            raise NoSuchTable(f"table {table_id} cannot be read: {reason_of(error)}") from None
         return record, match
 
     async def open_or_closed(self, table_id: str) -> LiveTable:

@@ -157,16 +157,6 @@ class PostgresRows(Connected):
 
         return await self._read(work)
 
-    async def set_aside(self, table_id: str) -> None:
-        async def work(conn: Connection) -> None:
-            await conn.execute(
-                "UPDATE tables SET status = CASE status WHEN 'lobby' THEN 'cancelled' ELSE 'expired' END,"
-                f" deadline = NULL WHERE table_id = $1 AND {OPEN}",
-                table_id,
-            )
-
-        await self._write(work)
-
     async def append_events(
         self,
         table_id: str,

@@ -155,16 +155,6 @@ class SqliteRows(Connected):
 
         return await self._read(work)
 
-    async def set_aside(self, table_id: str) -> None:
-        async def work(conn: aiosqlite.Connection) -> None:
-            await conn.execute(
-                "UPDATE tables SET status = CASE status WHEN 'lobby' THEN 'cancelled' ELSE 'expired' END,"
-                f" deadline = NULL WHERE table_id = ? AND {_OPEN}",
-                (table_id,),
-            )
-
-        await self._write(work)
-
     async def append_events(
         self,
         table_id: str,

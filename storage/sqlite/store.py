@@ -5,9 +5,10 @@ from __future__ import annotations
 from .coordination import SqliteCoordination
 from .erasure import SqliteErasure
 from .rows import SqliteRows
+from .setaside import SqliteSetAside
 
 
-class SqliteStore(SqliteRows, SqliteErasure, SqliteCoordination):
+class SqliteStore(SqliteRows, SqliteErasure, SqliteSetAside, SqliteCoordination):
     """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
 
     One process uses the file (``shared`` is False): ``hold`` locks and rate windows
