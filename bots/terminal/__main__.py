@@ -3,6 +3,7 @@
     basra play [--level beginner|strong|expert] [--players 2|4] [--lang ar|en] [--new]
     basra export [--output FILE|-] [--lang ar|en]
     basra backup DEST [--overwrite] [--lang ar|en]
+    basra damaged [--output FILE|-] [--lang ar|en]
     basra forget PLAYER_ID
     basra --version
 
@@ -11,7 +12,8 @@ default ``basra.sqlite3``): leave with q and the same command goes on where
 you stopped, saying so; ``--new`` resigns the saved match and starts afresh.
 ``basra export`` writes the last finished match's record (``export``);
 ``basra backup`` a checked copy of the database, even while a bot runs on it
-(``backup``), an operator's command: it speaks the locale's language (English
+(``backup``), and ``basra damaged`` lists the tables set aside as unreadable and
+exports their rows (``damaged``): operators' commands, which speak the locale's language (English
 unless ``LANG`` and the like name Arabic), not the games'. ``basra forget`` erases a person
 as ``/forget`` does (``forget``).
 """
@@ -31,7 +33,7 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from core.ai import LEVELS
-from storage import StorageError, open_store
+from storage import StorageError, is_postgres_url, open_store
 
 from .. import __version__
 from ..i18n import SUPPORTED, resolve_language, translator
@@ -41,6 +43,7 @@ from ..render import render_error
 from ..service import Person, ServiceError, TableService, chat_id, player_id
 from ..settings import BasraSettings, bad_setting, not_utf8
 from .backup import backup
+from .damaged import damaged
 from .export import export
 from .forget import forget_player
 from .keys import LineKeys, TtyKeys
@@ -75,6 +78,13 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("--lang", choices=SUPPORTED, default=None,
                       help="the language of its one line (default: the locale's, else English)")
     copy.add_argument("--database", type=Path, default=None, help="SQLite file (default BASRA_DATABASE)")
+    aside = commands.add_parser("damaged", help="list the tables set aside as unreadable; export their rows")
+    aside.add_argument("--output", "-o", default=None,
+                       help="write their stored rows as JSON to this file (- for standard output)")
+    aside.add_argument("--lang", choices=SUPPORTED, default=None,
+                       help="the language of its lines (default: the locale's, else English)")
+    aside.add_argument("--database", default=None,
+                       help="SQLite file or postgresql:// URL (default BASRA_DATABASE)")
     erase = commands.add_parser("forget", help="erase a person as /forget does (a running match resigned)")
     erase.add_argument("player", metavar="PLAYER_ID", help="tg:<Telegram user id> or dc:<Discord user id>")
     erase.add_argument("--database", default=None,
@@ -147,6 +157,15 @@ def backup_database(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return backup(database, args.dest, args.overwrite, t, out, err)
 
 
+async def list_damaged(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    settings = BasraSettings()
+    t = translator(operator_language(args.lang, os.environ))
+    database = args.database or settings.database
+    if isinstance(database, str) and not is_postgres_url(database):
+        database = Path(database)
+    return await damaged(database, args.output, t, out, err)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -160,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             database = args.database or settings.database
             return asyncio.run(forget_player(database, args.player, settings.service_config(), sys.stdout,
                                              sys.stderr))
+        if args.command == "damaged":
+            return asyncio.run(list_damaged(args, sys.stdout, sys.stderr))
         if args.command == "export":
             return asyncio.run(export_record(args, sys.stdout, sys.stderr))
         return asyncio.run(play(args, sys.stdin, sys.stdout))

@@ -67,8 +67,8 @@ async def damage(database: str, bad_event: str, bad_seats: str) -> None:
         return
     with sqlite3.connect(database) as db:
         db.execute("PRAGMA ignore_check_constraints = ON")  # as damage to the file would
-        db.execute("UPDATE events SET data = '{\"kind\": \"dealt\", \"nonsen' WHERE table_id = ? AND version = 2",
-                   (bad_event,))
+        db.execute("UPDATE events SET data = '{\"kind\": \"dealt\", \"nonsen'"
+                   " WHERE table_id = ? AND version = 2", (bad_event,))
         db.execute("UPDATE tables SET seats = '[{\"seat\": 0, ' WHERE table_id = ?", (bad_seats,))
     db.close()
 
@@ -108,7 +108,8 @@ async def serves_the_others(database: str, folder: Path) -> None:
             try:
                 await until("the damaged table's notice", lambda g=group: told_set_aside(server, g))
             except AssertionError:
-                raise AssertionError(process.stderr()[-5000:] + repr([m.text for m in server.messages(group)])) from None
+                seen = [m.text for m in server.messages(group)]
+                raise AssertionError(f"{process.stderr()[-5000:]}\n{seen}") from None
         for group, (alice, _) in zip(groups[1:], people[1:], strict=True):
             front.send(alice, group, "/newgame")  # a new game: the damaged one is closed
             await until("a new lobby", lambda g=group: data_for(server.last_message(g), "join"))
