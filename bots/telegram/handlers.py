@@ -131,9 +131,20 @@ class Handlers(Privacy):
             await self.reply_text(message, t.gettext(
                 "You are at the table. Your cards will come here, in this chat, when the match starts."))
         elif payload is None:
-            await self.reply_text(message, t.gettext(
-                "Welcome to Basra! Add me to a group and send /newgame there, or send /practice "
-                "here to play against the computer. Your cards always come here, in private."))
+            waiting = [table for table in sorted(self.delivery.noted.get(user, ()))
+                       if await self._seated_in_lobby(table, person)]
+            if waiting:
+                # Seated through Join before ever starting the bot, then come by the bot's name
+                # rather than the group's link: he reads where he sits, not a stranger's welcome.
+                await self.reply_text(message, t.gettext(
+                    "You are at the table. Your cards will come here, in this chat, when the match "
+                    "starts."))
+                for table in waiting:
+                    await self.delivery.clear_note(table, person.player_id)
+            else:
+                await self.reply_text(message, t.gettext(
+                    "Welcome to Basra! Add me to a group and send /newgame there, or send /practice "
+                    "here to play against the computer. Your cards always come here, in private."))
         sent = await self.send_hands(person)
         if payload is not None and payload.kind == "hand" and sent == 0:
             if await self._seated_in_lobby(payload.table_id, person):

@@ -98,6 +98,9 @@ class HandMessages:
         #: Hand messages that are (or are about to become) short lines: ``(user, message)``.
         self._retired: OrderedDict[tuple[int, int], None] = OrderedDict()
         self._warnings: dict[tuple[str, str], int] = {}
+        #: Tables whose group was told that this user must start the bot (``note``): where a
+        #: plain /start finds the seat they took before ever starting it.
+        self.noted: dict[int, set[str]] = {}
 
     # -- what the notices ask for -----------------------------------------------------------
 
@@ -280,6 +283,7 @@ class HandMessages:
         """Tell the group, once per table, that this player must open the bot to get their cards."""
         refs = await self.refs(table_id)
         key = NOTE_KEY + player_id
+        self.noted.setdefault(chat_number(player_id), set()).add(table_id)
         if refs.values.get(key):
             return
         refs.values[key] = [0, 0]
@@ -301,6 +305,7 @@ class HandMessages:
                  label="note")
 
     async def clear_note(self, table_id: str, player_id: str) -> None:
+        self.noted.get(chat_number(player_id), set()).discard(table_id)
         refs = await self.refs(table_id)
         ref = refs.values.get(NOTE_KEY + player_id)
         if ref and ref[1]:

@@ -14,9 +14,9 @@ SEATED = {"en": "You are at the table", "ar": "أنت الآن على الطاو
 NO_GAME = {"en": "You have no game", "ar": "ليس لك لعب"}
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize(("lang", "by_link"), [("en", True), ("ar", True), ("en", False)])
 async def test_a_newcomer_who_joins_reads_that_he_is_seated_when_he_starts_the_bot(
-    server: FakeTelegram, database: Path, lang: str
+    server: FakeTelegram, database: Path, lang: str, by_link: bool
 ) -> None:
     alice = server.add_user("Alice")
     badr = server.add_user("Badr", language_code=lang)
@@ -30,8 +30,10 @@ async def test_a_newcomer_who_joins_reads_that_he_is_seated_when_he_starts_the_b
         assert answer is not None and answer.url
         note = server.last_message(group)
         assert any(b.url for row in note.buttons for b in row)
-        # Badr follows the link and presses Start: the first thing he reads is his seat.
-        await world.send(badr, None, f"/start {answer.url.partition('?start=')[2]}")
+        # Badr follows the link (or finds the bot by its name) and presses Start: the first
+        # thing he reads is his seat.
+        payload = answer.url.partition("?start=")[2]
+        await world.send(badr, None, f"/start {payload}" if by_link else "/start")
         said = [m.text for m in server.messages(server.private_chat(badr), bot_only=True)]
         assert said and said[0].startswith(SEATED[lang]), said
         assert not any(NO_GAME[lang] in text for text in said)
