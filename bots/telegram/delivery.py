@@ -51,7 +51,7 @@ from ..service import (
     YourTurn,
 )
 from ..service.records import RecordFile
-from .contents import FIRST, REPLY, TABLE, TIDY, chat_number, content_of, is_private, outcome_of
+from .contents import ASIDE, FIRST, REPLY, TABLE, TIDY, chat_number, content_of, is_private, outcome_of
 from .hands import HandMessages
 from .keyboards import keyboard
 from .moves import ChatMoves
@@ -314,15 +314,17 @@ class Delivery(HandMessages):
             self.show_table(table_id, chat_id, refs, content, ref[2], version)
 
     def post(self, chat_id: str | int, content: Content, *, key: tuple[Any, ...],
-             urgent: bool = True, reply_to: int | None = None) -> None:
+             urgent: bool = True, reply_to: int | None = None, aside: bool = False) -> None:
         """A message of its own (a reply, a result), under ``reply_to`` when given; retried
-        until Telegram takes it."""
+        until Telegram takes it. ``aside``: it only informs, so it waits behind the chat's
+        table writes and takes no urgent share of its budget."""
         chat = chat_number(chat_id) if isinstance(chat_id, str) else chat_id
 
         async def run() -> Outcome:
             return outcome_of((await self.send(chat, content, reply_to=reply_to))[1])
 
-        self.put(("post", *key), self.moves.where(chat), run, urgent=urgent, order=REPLY, label="reply")
+        self.put(("post", *key), self.moves.where(chat), run, urgent=urgent and not aside,
+                 order=ASIDE if aside else REPLY, label="reply")
 
     def post_record(self, chat: int, record: RecordFile, caption_html: str, *, reply_to: int | None = None,
                     unbutton: int | None = None, keep: InlineKeyboardMarkup | None = None) -> None:

@@ -70,6 +70,8 @@ class Handlers(Privacy):
             if user is None or user.is_bot:
                 return
             person = person_of(user)
+            if self.repeated(message, person):
+                return
             try:
                 await work(message, person, chat, list(context.args or []))
             except NotSaved as error:  # the service logged why

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import html
 import logging
+import time
 from typing import Any
 
 from telegram import InlineKeyboardButton, Message, User
+from telegram.constants import ChatType
 from telegram.ext import CallbackContext
 
 from ..i18n import Translator, translator, user_text
@@ -30,6 +32,11 @@ from .outbox import Content, Outcome
 log = logging.getLogger(__name__)
 Context = CallbackContext[Any, Any, Any, Any]
 ALERT_LIMIT = 200
+#: Commands that only inform: in a group their answers wait behind table writes, and one
+#: person's repeat within ``REPEAT_WINDOW`` seconds is not answered again.
+INFORMATIONAL = frozenset({"help", "rules", "score", "top", "settings", "privacy"})
+REPEAT_WINDOW = 60.0
+REPEATS_KEPT = 1000  # past this many, the expired ones are dropped
 
 
 def person_of(user: User) -> Person:
@@ -43,6 +50,18 @@ def short(text: str) -> str:
     return text if len(text) <= ALERT_LIMIT else text[: ALERT_LIMIT - 1] + "…"
 
 
+def command_of(message: Message) -> str:
+    """The command a message starts with, without its slash and ``@bot``: ``help``."""
+    text = message.text or ""
+    if not text.startswith("/"):
+        return ""
+    return text[1:].split(maxsplit=1)[0].partition("@")[0].lower() if len(text) > 1 else ""
+
+
+def is_private_message(message: Message) -> bool:
+    return message.chat.type == ChatType.PRIVATE
+
+
 def _escape(text: str) -> str:
     return html.escape(text, quote=False)
 
@@ -54,6 +73,8 @@ class Replies:
         self.delivery = delivery
         #: Errors by kind and press answer times (``bots.metrics``).
         self.metrics = metrics if metrics is not None else Metrics()
+        #: When each person last asked each group an informational command (``repeated``).
+        self._asked: dict[tuple[int, str, str], float] = {}
 
     @property
     def service(self) -> TableService:
@@ -64,10 +85,32 @@ class Replies:
 
     async def reply(self, message: Message, rendered: Rendered | Content, *,
                     reply_to: int | None = None) -> None:
-        """Answer a command, under ``reply_to`` (another message it points to) when given."""
+        """Answer a command, under ``reply_to`` (another message it points to) when given.
+        In a group, the answer to a command that only informs waits behind the tables'
+        writes (``Delivery.post``'s ``aside``)."""
         content = rendered if isinstance(rendered, Content) else content_of(rendered)
+        aside = not is_private_message(message) and command_of(message) in INFORMATIONAL
         self.delivery.post(message.chat_id, content, key=("reply", message.chat_id, message.message_id),
-                           reply_to=reply_to)
+                           reply_to=reply_to, aside=aside)
+
+    def repeated(self, message: Message, person: Person) -> bool:
+        """Whether ``person`` asked this group the same informational command less than
+        ``REPEAT_WINDOW`` seconds ago: the answer is still there, and is not sent again
+        (one person cannot spend a group's budget, which its tables share, on repeats)."""
+        command = command_of(message)
+        if is_private_message(message) or command not in INFORMATIONAL:
+            return False
+        now = time.monotonic()
+        asked = self._asked
+        if len(asked) > REPEATS_KEPT:
+            for key in [k for k, at in asked.items() if now - at >= REPEAT_WINDOW]:
+                del asked[key]
+        key = (message.chat_id, person.player_id, command)
+        last = asked.get(key)
+        if last is not None and now - last < REPEAT_WINDOW:
+            return True
+        asked[key] = now
+        return False
 
     async def reply_text(self, message: Message, text: str,
                          buttons: list[list[InlineKeyboardButton]] | None = None) -> None:
