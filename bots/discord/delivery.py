@@ -77,6 +77,8 @@ log = logging.getLogger(__name__)
 
 #: A dropped connection or a timeout: tried again, like a 5xx.
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+#: Seconds a closed table's hand slots are kept, for the writes that show its end.
+SLOTS_KEPT_AFTER_END = 120.0
 #: Write order within a lane, when several could go: answers first, tidying last.
 REPLY, TABLE, TIDY = 0, 1, 2
 
@@ -187,6 +189,14 @@ class DiscordPlatform:
             old = refs.get("ping")
             if isinstance(old, dict) and old.get("player") != self._movers.get(table_id):
                 self._unping(table_id, refs, notices[0].chat_id)
+        if any(_ends(n) for n in notices):
+            self._ended(table_id)
+
+    def _ended(self, table_id: str) -> None:
+        """The table is closed: what is kept of it goes, its hands' slots once their last
+        writes have had time to go (a hand not shown again would keep its slot for ever)."""
+        self._movers.pop(table_id, None)
+        asyncio.get_running_loop().call_later(SLOTS_KEPT_AFTER_END, self.hands.forget_table, table_id)
 
     async def close(self, grace: float) -> bool:
         """Send what can go within ``grace`` seconds, then wait for the references to be
@@ -481,3 +491,10 @@ def channel_of(chat_id: str) -> int:
 
 def _busy(error: discord.HTTPException) -> bool:
     return error.status == 429 or error.status >= 500
+
+
+def _ends(notice: Notice) -> bool:
+    """Whether the notice says the table is closed (a lobby that became a match is not)."""
+    if isinstance(notice, LobbyClosed):
+        return notice.reason != "started"
+    return isinstance(notice, MatchEnded | TableSetAside)

@@ -5,18 +5,25 @@ keeping a reference neither waits for an action of the table nor conflicts with 
 
 References are read once per table and noted in memory at once; one writer per table
 stores them in the background, the newest value of each key, in one write for all the keys
-noted meanwhile.
+noted meanwhile. Memory holds those of the ``KEPT`` tables used last: a table beyond them
+(a finished one, as a rule) is read from the store again if it is ever used, so what a bot
+keeps does not grow with every match it has served.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 log = logging.getLogger(__name__)
+
+#: The tables whose references are kept in memory, the ones used last (far more than a
+#: bot's open tables: about 1 KB each).
+KEPT: Final = 1024
 
 
 class RefStore(Protocol):
@@ -40,7 +47,7 @@ class MessageRefs:
 
     def __init__(self, store: RefStore | None = None) -> None:
         self._store = store
-        self._tables: dict[str, TableRefs] = {}
+        self._tables: OrderedDict[str, TableRefs] = OrderedDict()
         self._pending: dict[str, dict[str, Any]] = {}
         self._writers: dict[str, asyncio.Task[None]] = {}
         #: Other processes of the bot move references too (a shared database): every
@@ -60,12 +67,22 @@ class MessageRefs:
         """The table's references if this process has them (no reading)."""
         return self._tables.get(table_id)
 
-    async def of(self, table_id: str) -> TableRefs:
-        if self.shared and table_id in self._tables:
-            return await self.reload(table_id)
+    def _noted(self, table_id: str) -> TableRefs:
+        """The table's entry in memory, made the latest used; the entries of the tables used
+        longest ago go beyond ``KEPT``, unless something of theirs is still to be stored."""
         refs = self._tables.get(table_id)
         if refs is None:
             refs = self._tables[table_id] = TableRefs()
+        self._tables.move_to_end(table_id)
+        if len(self._tables) > KEPT:
+            for old in [t for t in self._tables if t not in self._pending][: len(self._tables) - KEPT]:
+                del self._tables[old]
+        return refs
+
+    async def of(self, table_id: str) -> TableRefs:
+        if self.shared and table_id in self._tables:
+            return await self.reload(table_id)
+        refs = self._noted(table_id)
         if not refs.loaded:
             try:
                 stored = await self._recall(table_id)
@@ -94,9 +111,7 @@ class MessageRefs:
 
     def keep(self, table_id: str, key: str, value: Any) -> None:
         """Note a reference now, and store it in the background."""
-        refs = self._tables.get(table_id)
-        if refs is None:
-            refs = self._tables[table_id] = TableRefs()
+        refs = self._noted(table_id)
         refs.values[key] = value
         pending = self._pending.setdefault(table_id, {})
         pending.pop(key, None)

@@ -18,8 +18,10 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final, TypeVar
 
 from ..i18n import translator
 from ..service import (
@@ -39,6 +41,9 @@ from .frames import Frame, Result, hand_frame, watch_frame
 log = logging.getLogger(__name__)
 
 Send = Callable[[str], Awaitable[None]]
+T = TypeVar("T")
+#: The tables whose last results are kept in memory, those changed last.
+KEPT: Final = 256
 
 
 @dataclass(eq=False)
@@ -62,14 +67,17 @@ class WebHub:
         self.now = now
         self._service: TableService | None = None
         self._pages: dict[str, set[Page]] = {}
-        #: The last round's or match's result of each table, as its notices said.
-        self._results: dict[str, list[Result]] = {}
-        #: The language each person's notices were rendered in, and each table's public one.
-        self._langs: dict[str, str] = {}
+        #: The last round's or match's result of the tables changed last (``KEPT``), as their
+        #: notices said (a table's older than those is shown as one this process never heard of).
+        self._results: OrderedDict[str, list[Result]] = OrderedDict()
+        #: The language each person's notices were rendered in, and each table's public one
+        #: (the ``KEPT`` × 4 noted last).
+        self._langs: OrderedDict[str, str] = OrderedDict()
         #: Frames sent, for the benchmark and the privacy tests' bookkeeping.
         self.sent = 0
-        #: Tables another process moved: their last results are read from the service.
-        self._unheard: set[str] = set()
+        #: Tables another process moved (the ``KEPT`` × 4 last): their last results are read
+        #: from the service.
+        self._unheard: OrderedDict[str, None] = OrderedDict()
 
     @property
     def service(self) -> TableService:
@@ -86,13 +94,15 @@ class WebHub:
         """Note results and languages, wake the table's pages (never waits)."""
         for notice in notices:
             if isinstance(notice, RoundEnded):
-                self._results[notice.table_id] = [notice.result]
+                latest: list[Result] = [notice.result]
+                _note(self._results, notice.table_id, latest, KEPT)
             elif isinstance(notice, MatchEnded):
-                self._results.setdefault(notice.table_id, []).append(notice.result)
+                before = self._results.get(notice.table_id, [])
+                _note(self._results, notice.table_id, [*before, notice.result], KEPT)
             elif isinstance(notice, HandUpdated):
-                self._langs[notice.player_id] = notice.lang
+                _note(self._langs, notice.player_id, notice.lang, 4 * KEPT)
             elif isinstance(notice, TableUpdated):
-                self._langs[notice.table_id] = notice.lang
+                _note(self._langs, notice.table_id, notice.lang, 4 * KEPT)
         if notices:
             for page in self._pages.get(notices[0].table_id, ()):
                 page.woken.set()
@@ -102,7 +112,7 @@ class WebHub:
         its pages read their views again (``TableService.changes``)."""
         tables = [table_id] if table_id is not None else list(self._pages)
         for each in tables:
-            self._unheard.add(each)  # a round it scored came as no notice here
+            _note(self._unheard, each, None, 4 * KEPT)  # a round it scored came as no notice here
             for page in self._pages.get(each, ()):
                 page.woken.set()
 
@@ -160,8 +170,8 @@ class WebHub:
         lang = self.language(page.player_id, page.table_id, page.lang)
         t = translator(lang)
         if page.table_id in self._unheard:
-            self._unheard.discard(page.table_id)
-            self._results[page.table_id] = list(await service.last_results(page.table_id))
+            del self._unheard[page.table_id]
+            _note(self._results, page.table_id, list(await service.last_results(page.table_id)), KEPT)
         result = self._results.get(page.table_id, [])
         now = self.now()
         if page.player_id is None:
@@ -186,3 +196,10 @@ class WebHub:
             for page in list(pages):
                 await self.close(page)
 
+
+def _note(kept: OrderedDict[str, T], key: str, value: T, most: int) -> None:
+    """Note ``value`` as the latest, keeping the ``most`` noted last."""
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > most:
+        kept.popitem(last=False)
