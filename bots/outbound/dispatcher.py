@@ -38,7 +38,13 @@ log = logging.getLogger(__name__)
 SENT: Final = "sent"
 SKIPPED: Final = "skipped"
 FAILED: Final = "failed"
-_REMEMBERED: Final = 100_000
+#: The messages whose last state started is remembered (to refuse an older one after it):
+#: the latest started, about 200 bytes each. Only stamped writes are remembered: a message
+#: of its own (a reply, a notice) has no older state.
+_REMEMBERED: Final = 10_000
+#: The chats' budgets are looked over once this many are kept: those of chats with no
+#: write pending whose window is empty again are dropped (a new one is the same).
+_BUDGETS_LOOKED_OVER: Final = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +144,7 @@ class Dispatcher:
         self.max_delay = max_delay
         self._lanes: dict[Hashable, _Lane] = {}
         self._budgets: dict[Hashable, Budget] = {}
+        self._look_over_at = _BUDGETS_LOOKED_OVER
         self._started: OrderedDict[Hashable, tuple[int, ...]] = OrderedDict()
         self._seq = itertools.count()
         #: What happened to writes, by outcome ("sent", "replaced", "stale", "retried", …).
@@ -198,8 +205,19 @@ class Dispatcher:
     def _budget(self, chat: Hashable) -> Budget:
         budget = self._budgets.get(chat)
         if budget is None:
+            if len(self._budgets) >= self._look_over_at:
+                self._drop_idle_budgets()
             budget = self._budgets[chat] = Budget(self._limit_of(chat))
         return budget
+
+    def _drop_idle_budgets(self) -> None:
+        """Forget the budgets of chats that wrote nothing lately, as if never used: every
+        chat the bot ever wrote to would be kept otherwise."""
+        now = self.now()
+        for chat, budget in list(self._budgets.items()):
+            if chat not in self._lanes and budget.used(now) == 0 and budget.free_at(now, urgent=False) <= now:
+                del self._budgets[chat]
+        self._look_over_at = max(_BUDGETS_LOOKED_OVER, 2 * len(self._budgets))
 
     # -- serving a chat ------------------------------------------------------------------
 
@@ -271,10 +289,11 @@ class Dispatcher:
         write = entry.write
         del lane.pending[write.key]
         paced = lane.budget.spend(now, urgent=write.urgent)
-        self._started[write.key] = write.stamp
-        self._started.move_to_end(write.key)
-        while len(self._started) > _REMEMBERED:
-            self._started.popitem(last=False)
+        if write.stamp:
+            self._started[write.key] = write.stamp
+            self._started.move_to_end(write.key)
+            while len(self._started) > _REMEMBERED:
+                self._started.popitem(last=False)
         lane.running, lane.dropped = write.key, False
         try:
             outcome = await self._send(write)

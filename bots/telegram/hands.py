@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from .outbox import Outbox, Sent
 
 log = logging.getLogger(__name__)
-_RETIRED: Final = 50_000
+#: Hand messages remembered as lines, the latest (about 200 bytes each): a press on an older
+#: one is told from the table's references (``_a_line``).
+_RETIRED: Final = 5_000
 HAND_KEY: Final = "hand:"
 #: ``lines:<player>`` = the newest of the player's hand messages of that table that became
 #: (or is about to become) a short line: none up to it is ever the live hand again.

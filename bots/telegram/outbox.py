@@ -22,6 +22,7 @@ Telegram's flood limits and retries what fails. What is left is handled here:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import warnings
 from collections import OrderedDict
@@ -46,7 +47,9 @@ from telegram.warnings import PTBUserWarning
 
 log = logging.getLogger(__name__)
 
-_REMEMBERED: Final = 20_000
+#: The messages whose content is remembered, to skip an edit that would change nothing: the
+#: latest written, a 16-byte digest each (about 250 bytes with its key), not the text.
+_REMEMBERED: Final = 5_000
 _INLINE_RETRIES: Final = (0.05, 0.25)
 _NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 #: The methods the outbox calls by name, for their answers as plain JSON.
@@ -112,6 +115,11 @@ def _gone(error: BadRequest) -> bool:
     )
 
 
+def _digest(content: Content) -> bytes:
+    """What tells one content from another, in 16 bytes rather than the whole text."""
+    return hashlib.blake2b(content.fingerprint().encode(), digest_size=16).digest()
+
+
 def _not_modified(error: BadRequest) -> bool:
     return "message is not modified" in error.message.lower()
 
@@ -122,13 +130,13 @@ class Outbox:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         warnings.filterwarnings("ignore", message=_ADVICE, category=PTBUserWarning)
-        self._shown: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._shown: OrderedDict[tuple[int, int], bytes] = OrderedDict()
         #: Told ``(old, new)`` each time Telegram answers that a group now has another id.
         self.on_moved: Callable[[int, int], None] | None = None
 
     def _remember(self, chat_id: int, message_id: int, content: Content) -> None:
         key = (chat_id, message_id)
-        self._shown[key] = content.fingerprint()
+        self._shown[key] = _digest(content)
         self._shown.move_to_end(key)
         while len(self._shown) > _REMEMBERED:
             self._shown.popitem(last=False)
@@ -138,7 +146,7 @@ class Outbox:
 
     def shows(self, chat_id: int, message_id: int, content: Content) -> bool:
         """Whether the message is known to show exactly ``content`` already."""
-        return self._shown.get((chat_id, message_id)) == content.fingerprint()
+        return self._shown.get((chat_id, message_id)) == _digest(content)
 
     async def _call(self, method: str, params: dict[str, Any]) -> Any:
         """Call a Bot API method and take its result as plain JSON.
