@@ -1,0 +1,247 @@
+"""Does the bot's memory stay flat while matches come and go? A real bot process, for long.
+
+    python bench/soak.py --minutes 60             # 10 matches turning over for an hour
+    python bench/soak.py --minutes 2 --matches 4  # the short run a test makes
+
+One ``python -m bots.telegram`` process polls the fake Bot API over HTTP (Telegram's real
+limits) on a new SQLite file, or on a new schema of ``--database`` (a PostgreSQL URL).
+``--matches`` 1-v-1s run side by side, each in a group of its own between two people who
+play at a person's pace (2 to 6 s to pick a card, 0.5 to 1 s on its preview, then
+confirm); after ``--plays`` confirms one of them resigns, and the same two open the next
+match at once, so finished matches pile up as they would in a day of a busy bot.
+
+Printed each minute: the bot process's resident memory (``VmRSS`` of
+``/proc/<pid>/status``), the matches finished so far, and that minute's press-answer p99
+(a confirm pressed → its button's answer; the play is committed then) and group lag p99
+(the answer → the group's table shows the play or a later state). Last, the slope of
+resident memory after the warm-up (the first ``--warmup`` minutes, by default a third of
+the run, at most 10), a least-squares line through the minutes' figures, in MB an hour,
+and per finished match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# bench/telegram.py is named like the python-telegram-bot package: keep its folder off the path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from bench.capacity import new_database, wait_for  # noqa: E402
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+from tests.fakes.telegram_http import HttpFront  # noqa: E402
+from tests.telegram.live import percentile, shown_version  # noqa: E402
+from tests.telegram.test_process import Process, data_for  # noqa: E402
+
+
+@dataclass
+class Pair:
+    """Two people and their group, playing one match after another."""
+
+    group: FakeChat
+    people: list[FakeUser]
+    finished: int = 0
+
+
+@dataclass
+class Minute:
+    answers: list[float] = field(default_factory=list)
+    lags: list[float] = field(default_factory=list)
+
+
+class Soak:
+    def __init__(self, server: FakeTelegram, front: HttpFront, plays: int, end: float, seed: int) -> None:
+        self.server, self.front, self.plays, self.end = server, front, plays, end
+        self.rng = random.Random(seed)
+        self.start = time.perf_counter()
+        self.minutes: list[Minute] = [Minute()]
+
+    @property
+    def now_minute(self) -> Minute:
+        while len(self.minutes) <= int((time.perf_counter() - self.start) // 60):
+            self.minutes.append(Minute())
+        return self.minutes[-1]
+
+    def recent(self, chat: FakeChat, count: int = 6) -> list[FakeMessage]:
+        """The bot's newest messages in a chat (no scan of a long history)."""
+        found: list[FakeMessage] = []
+        for message in reversed(chat.messages.values()):
+            if message.from_bot and not message.deleted:
+                found.append(message)
+                if len(found) == count:
+                    break
+        return found
+
+    def live_hand(self, pair: Pair) -> tuple[FakeUser, FakeMessage, str] | None:
+        best: tuple[float, FakeUser, FakeMessage, str] | None = None
+        for user in pair.people:
+            for message in self.recent(self.server.private_chat(user)):
+                card = data_for(message, "card")
+                if card is not None and (best is None or message.versions[0].at > best[0]):
+                    best = (message.versions[0].at, user, message, card)
+        return None if best is None else best[1:]
+
+    async def open_match(self, pair: Pair) -> bool:
+        alice, badr = pair.people
+        before = max((m.message_id for m in self.recent(pair.group, 1)), default=0)
+        self.front.send(alice, pair.group, "/newgame")
+        lobby = await wait_for(lambda: next((m for m in self.recent(pair.group, 3)
+                                             if m.message_id > before and data_for(m, "join")), None), 60)
+        if lobby is None:
+            return False
+        self.front.press(badr, lobby, data_for(lobby, "join") or "")
+        if not await wait_for(lambda: data_for(lobby, "start"), 60):
+            return False
+        self.front.press(alice, lobby, data_for(lobby, "start") or "")
+        return bool(await wait_for(lambda: self.live_hand(pair), 60))
+
+    async def group_lag(self, pair: Pair, answered: float, version: int) -> None:
+        def shown() -> float | None:
+            for message in self.recent(pair.group, 3):
+                for state in message.versions:
+                    data = [b.callback_data or "" for row in state.buttons for b in row]
+                    if state.at >= answered and (shown_version(data, "hand") or -1) > version:
+                        return state.at
+            return None
+
+        at = await wait_for(shown, 60)
+        if at is not None:
+            self.now_minute.lags.append(at - answered)
+
+    async def play_match(self, pair: Pair) -> None:
+        confirms, seen = 0, set()
+        lags: list[asyncio.Task[None]] = []
+        while confirms < self.plays and time.perf_counter() < self.end:
+            found = await wait_for(lambda: self.live_hand(pair), 30)
+            if found is None:
+                break
+            user, hand, card = found
+            version = shown_version([card]) or 0
+            if version in seen:
+                await asyncio.sleep(0.05)
+                continue
+            await asyncio.sleep(self.rng.uniform(2.0, 6.0))
+            self.front.press(user, hand, card)
+            confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
+            if confirm is None:
+                continue
+            await asyncio.sleep(self.rng.uniform(0.5, 1.0))
+            update = self.server.user_presses(user, hand, confirm)
+            pressed = time.perf_counter()
+            self.server.queue_update(update)
+            assert update.callback_query is not None
+            query = self.server.callback_queries[update.callback_query.id]
+            answer = await wait_for(lambda q=query: q.answer, 10)
+            if answer is None or answer.text:
+                continue  # refused (a stale press): look again
+            self.now_minute.answers.append(answer.at - pressed)
+            seen.add(version)
+            confirms += 1
+            lags.append(asyncio.get_running_loop().create_task(self.group_lag(pair, answer.at, version)))
+        await asyncio.gather(*lags)
+
+    async def turn_over(self, pair: Pair) -> None:
+        """Match after match until the time is up: play, resign, open the next."""
+        await asyncio.sleep(self.rng.uniform(0, 5))
+        while time.perf_counter() < self.end:
+            if not await self.open_match(pair):
+                await asyncio.sleep(1.0)
+                continue
+            await self.play_match(pair)
+            self.front.send(pair.people[0], pair.group, "/resign")
+            if await wait_for(lambda: self.live_hand(pair) is None, 30):
+                pair.finished += 1
+
+
+def resident_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    """The least-squares slope of (x, y) points."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
+
+
+async def run(minutes: float, matches: int, plays: int, warmup: float, database: str | None,
+              folder: Path) -> None:
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    pairs = []
+    for n in range(matches):
+        people = [server.add_user(f"Amr{n}", language_code="ar"), server.add_user(f"Bea{n}")]
+        for person in people:
+            server.private_chat(person)
+        pairs.append(Pair(server.add_group(f"Cafe {n}", people), people))
+    async with new_database(database, folder) as where:
+        bot = Process(url, server.token, folder / "soak.sqlite3", BASRA_DATABASE=where,
+                      BASRA_LOG_LEVEL="WARNING", BASRA_COMPUTER_PROCESSES="0", BASRA_LANGUAGE="en")
+        try:
+            if not await wait_for(lambda: any(c.method == "getUpdates" for c in server.api_calls), 60):
+                raise SystemExit(f"the bot did not come up: {bot.stderr()[-2000:]}")
+            soak = Soak(server, front, plays, time.perf_counter() + minutes * 60, seed=matches)
+            print(f"bot process {bot.popen.pid}: {matches} 1-v-1s turning over, {plays} confirms a match, "
+                  f"people thinking 2-6 s; {minutes:g} minutes, warm-up {warmup:g}", flush=True)
+            print("minute  RSS MB  finished  press-answer p99  group lag p99", flush=True)
+            playing = asyncio.gather(*(soak.turn_over(p) for p in pairs))
+            rss: list[tuple[float, float]] = []
+            for minute in range(1, int(minutes) + 1):
+                await asyncio.sleep(max(0.0, soak.start + minute * 60 - time.perf_counter()))
+                figures = soak.minutes[minute - 1] if len(soak.minutes) >= minute else Minute()
+                mb = resident_mb(bot.popen.pid)
+                rss.append((minute, mb))
+                finished = sum(p.finished for p in pairs)
+                answer = f"{percentile(figures.answers, 0.99):.2f} s" if figures.answers else "-"
+                lag = f"{percentile(figures.lags, 0.99):.2f} s" if figures.lags else "-"
+                print(f"{minute:>6}  {mb:6.1f}  {finished:>8}  {answer:>16}  {lag:>13}", flush=True)
+            await playing
+            finished = sum(p.finished for p in pairs)
+            after = [(m, mb) for m, mb in rss if m > warmup]
+            if len(after) >= 2:
+                per_hour = slope(after) * 60
+                matches_an_hour = finished / minutes * 60
+                per_match = per_hour * 1024 / matches_an_hour if matches_an_hour else float("nan")
+                print(f"after warm-up: {per_hour:+.1f} MB an hour ({per_match:+.1f} KB per finished match, "
+                      f"{finished} finished in all); RSS {after[0][1]:.1f} → {after[-1][1]:.1f} MB")
+            else:
+                print(f"too short for a slope after the warm-up: {finished} finished")
+            code, stderr = await bot.stop()
+            if code != 0 or "Traceback" in stderr:
+                print(f"the bot process ended with {code}: {stderr[-1500:]}")
+        finally:
+            await bot.stop()
+            await front.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=60.0)
+    parser.add_argument("--matches", type=int, default=10, help="1-v-1s side by side")
+    parser.add_argument("--plays", type=int, default=60, help="confirms a match before it is resigned")
+    parser.add_argument("--warmup", type=float, default=None, help="minutes left out of the slope")
+    parser.add_argument("--database", default=os.environ.get("BASRA_BENCH_DATABASE"),
+                        help="a PostgreSQL URL (a new schema is made in it); default a new SQLite file")
+    args = parser.parse_args()
+    warmup = args.warmup if args.warmup is not None else min(10.0, args.minutes // 3)
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(args.minutes, args.matches, args.plays, warmup, args.database, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()

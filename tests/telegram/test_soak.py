@@ -1,0 +1,37 @@
+"""bench/soak.py in its short mode: the real bot process, matches turning over for two
+minutes, a line of figures each minute and the slope of its memory at the end. What is
+checked is the report's shape, never a timing."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MINUTE = re.compile(r"^\s+(\d+)\s+(\d+\.\d)\s+(\d+)\s+(\d+\.\d\d s|-)\s+(\d+\.\d\d s|-)$")
+
+
+def test_the_soak_prints_memory_and_lags_each_minute_and_a_slope() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "BASRA_"))}
+    env.update(PYTHONPATH=str(ROOT), BASRA_PURE_PYTHON=os.environ.get("BASRA_PURE_PYTHON", "0"))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "soak.py"), "--minutes", "2", "--matches", "4", "--plays", "8"],
+        capture_output=True, text=True, timeout=400, env=env, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert re.match(r"^bot process \d+: 4 1-v-1s turning over, 8 confirms a match", lines[0]), lines
+    assert " ".join(lines[1].split()) == "minute RSS MB finished press-answer p99 group lag p99"
+    minutes = [MINUTE.match(line) for line in lines[2:4]]
+    assert all(minutes), lines
+    assert [int(m[1]) for m in minutes if m] == [1, 2]
+    assert all(float(m[2]) > 10 for m in minutes if m)  # a bot's resident memory, in MB
+    assert any(m[4] != "-" for m in minutes if m), lines  # confirms were answered and timed
+    assert any(m[5] != "-" for m in minutes if m), lines
+    last = re.match(r"^after warm-up: [+-]\d+\.\d MB an hour \([+-]?[\d.]+ KB per finished match, "
+                    r"(\d+) finished in all\); RSS [\d.]+ → [\d.]+ MB$", lines[4])
+    assert last is not None and int(last[1]) >= 4, lines
+    assert "ended with" not in done.stdout
