@@ -12,11 +12,12 @@ one database share its budgets and its messages' order (``Shared``).
 """
 
 from .budget import Budget, Limit, padded
-from .dispatcher import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
+from .dispatcher import FAILED, REFUSED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write, note_call
 from .shared import Shared, share
 
 __all__ = [
     "FAILED",
+    "REFUSED",
     "SENT",
     "SKIPPED",
     "Budget",
@@ -26,6 +27,7 @@ __all__ = [
     "Retry",
     "Shared",
     "Write",
+    "note_call",
     "padded",
     "share",
 ]

@@ -13,6 +13,8 @@ replaces it; one carrying an older ``stamp`` than the pending one or the
 last one started is dropped, so no message ever goes back to an older
 state. A write's ``run`` makes the call itself and says how it went:
 ``SENT``, ``SKIPPED`` (no call was needed: the budget is given back),
+``REFUSED`` (the platform answered no, as for a message it cannot edit: the call
+counts against the budget all the same, and is not tried again),
 ``FAILED`` (given up; the adapter logged why) or ``Retry`` (the platform was
 busy or the network failed: it runs again after the pause the server asked
 for, else after a doubling back-off, unless a newer write for the message
@@ -26,6 +28,7 @@ import itertools
 import logging
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 SENT: Final = "sent"
 SKIPPED: Final = "skipped"
 FAILED: Final = "failed"
+REFUSED: Final = "refused"
 #: The messages whose last state started is remembered (to refuse an older one after it):
 #: the latest started, about 200 bytes each. Only stamped writes are remembered: a message
 #: of its own (a reply, a notice) has no older state.
@@ -57,7 +61,7 @@ class Retry:
     throttled: bool = False
 
 
-Outcome = Literal["sent", "skipped", "failed"] | Retry
+Outcome = Literal["sent", "skipped", "failed", "refused"] | Retry
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +191,18 @@ class Dispatcher:
             lane.task = asyncio.get_running_loop().create_task(self._serve(lane))
         return True
 
+    def _charge(self, chat: Hashable, calls: int) -> None:
+        """A write made ``calls`` more calls than the one it was granted (its first was
+        refused, say a message gone, and it posted a new one): they count against the chat's
+        and the bot's budgets too, as the platform counts them."""
+        now = self.now()
+        budget = self._budget(chat)
+        for _ in range(calls):
+            budget.spend(now, urgent=True)
+            if self._gate is not None:
+                self._gate.charge()
+        self.counts["extra calls"] += calls
+
     def cancel(self, chat: Hashable, key: Hashable) -> None:
         """Drop the pending write of ``key`` (its message is gone or no longer wanted); one
         under way finishes, but is not tried again."""
@@ -295,6 +311,7 @@ class Dispatcher:
             while len(self._started) > _REMEMBERED:
                 self._started.popitem(last=False)
         lane.running, lane.dropped = write.key, False
+        made = _CALLS.set([0])
         try:
             outcome = await self._send(write)
         except asyncio.CancelledError:
@@ -304,6 +321,10 @@ class Dispatcher:
             outcome = FAILED
         finally:
             lane.running = None
+            calls = _CALLS.get()
+            _CALLS.reset(made)
+        if calls is not None and calls[0] > 1:
+            self._charge(lane.chat, calls[0] - 1)
         if isinstance(outcome, Retry) and lane.dropped:
             self.counts["cancelled"] += 1
             return
@@ -374,6 +395,19 @@ class Dispatcher:
         if self._gate is not None:
             await self._gate.close()
         return sent
+
+
+#: The calls the write under way has made so far (``note_call``), in the task that runs it.
+_CALLS: ContextVar[list[int] | None] = ContextVar("calls", default=None)
+
+
+def note_call() -> None:
+    """The platform answered a call (done or refused, not a network failure): the adapter's
+    client says so for each, so that a write that made more than one spends as many turns
+    of the budgets."""
+    calls = _CALLS.get()
+    if calls is not None:
+        calls[0] += 1
 
 
 def _sooner(write: Write, lane: _Lane, entry: _Entry) -> bool:

@@ -66,6 +66,12 @@ class Gate:
         if self._last == at:
             self._last = before
 
+    def charge(self) -> None:
+        """A granted write made a second call (its first was refused): it counts too."""
+        now = self._now()
+        self.budget.spend(now, urgent=True)
+        self._last = max(self._last, now)
+
     async def _grant(self) -> None:
         waiting = self._waiting
         while waiting:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from ..outbound import FAILED, SENT, SKIPPED, Outcome, Retry
+from ..outbound import FAILED, REFUSED, SENT, SKIPPED, Outcome, Retry
 from ..render import Rendered
 from ..service import raw_id
 from .keyboards import keyboard
@@ -33,13 +33,16 @@ def content_of(rendered: Rendered) -> Content:
 
 def outcome_of(sent: Sent) -> Outcome:
     """The dispatcher's view of an outbox result: a refusal for now (flood, network) is
-    tried again, after the pause Telegram asked for."""
+    tried again, after the pause Telegram asked for; a message gone (deleted, or not the
+    bot's to edit) is refused for good, and the call counts against the budget all the same."""
     if sent.outcome is Result.DONE:
         return SENT
     if sent.outcome is Result.UNCHANGED:
         return SKIPPED
     if sent.outcome is Result.FAILED:
         return Retry(sent.retry_after)
+    if sent.outcome is Result.GONE:
+        return REFUSED
     return FAILED
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import sys
 import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -44,6 +45,8 @@ from telegram.error import (
     TimedOut,
 )
 from telegram.warnings import PTBUserWarning
+
+from ..outbound import note_call
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +254,12 @@ class Outbox:
                        repeat_timeouts: bool) -> Sent:
         for pause in (*_INLINE_RETRIES, None):
             try:
-                return Sent(Outcome.DONE, await call())
+                try:
+                    made = await call()
+                finally:  # Telegram answered, done or refused: it counts the call against its limits
+                    if not _unanswered():
+                        note_call()
+                return Sent(Outcome.DONE, made)
             except ChatMigrated as error:
                 log.info("chat %d became the supergroup %d", chat_id, error.new_chat_id)
                 if self.on_moved is not None:
@@ -281,6 +289,13 @@ class Outbox:
                 return Sent(Outcome.FAILED)
             await asyncio.sleep(pause)
         return Sent(Outcome.FAILED)
+
+
+def _unanswered() -> bool:
+    """Whether the exception being handled says Telegram did not take the call at all (a
+    flood refusal, a network failure or a timeout) rather than answering it."""
+    error = sys.exc_info()[1]
+    return isinstance(error, (RetryAfter, NetworkError)) and not isinstance(error, (BadRequest, ChatMigrated))
 
 
 def _seconds(duration: float | timedelta) -> float:
