@@ -119,17 +119,45 @@ class HandMessages:
                            starting: bool = False) -> None:
         """Someone played: a live hand follows, a played one becomes its short line. At the
         start, a player who is not first to move gets their cards as a short line."""
+        if not hand.table.running:
+            self.close_hand(hand, lang)
+            return
         ref = refs.values.get(_key(hand))
         if ref is None:
-            if starting and hand.table.running:
+            if starting:
                 self.first_look(hand, lang)
             return  # no live hand: the player sees the game in the group until their turn
-        if not hand.table.running or (_was_turn(ref) and not hand.your_turn):
+        if _was_turn(ref) and not hand.your_turn:
             self.keep(hand.table_id, _key(hand), None)
             self.line(ref[0], ref[1], content_of(render_played(hand, translator(lang))),
                       stamp=(hand.version,), urgent=True, hand=hand)
             return
         await self.show_hand(hand, lang, urgent=False)
+
+    def close_hand(self, hand: HandView, lang: str) -> None:
+        """The match is over: the player's live hand message, whichever it is when this write
+        runs, becomes its short line. It takes the place of a turn's hand still waiting to go
+        (the same write key, a newer state), so no message with card buttons is sent, or
+        left, after the end."""
+        user, key = chat_number(hand.player_id), _key(hand)
+        content = content_of(render_played(hand, translator(lang)))
+
+        async def run() -> Outcome:
+            ref = (await self.refs(hand.table_id)).values.get(key)
+            if ref is None:
+                return SKIPPED
+            self.keep(hand.table_id, key, None)
+            self._retire(user, ref[1])
+            return outcome_of(await self.outbox.edit(user, ref[1], content))
+
+        self.put(_write_key(hand), user, run, stamp=(hand.version,), urgent=True, order=FIRST,
+                 label="hand line", scope=hand.table_id)
+
+    def _retire(self, user: int, message_id: int) -> None:
+        self._retired[(user, message_id)] = None
+        self._retired.move_to_end((user, message_id))
+        while len(self._retired) > _RETIRED:
+            self._retired.popitem(last=False)
 
     # -- the live hand --------------------------------------------------------------------
 
@@ -151,6 +179,7 @@ class HandMessages:
             self.line(user, message_id, content_of(render_moved(translator(lang))),
                       stamp=(hand.version,), urgent=urgent, hand=hand)
 
+        before = ref  # the live hand before a press may make the pressed message the live one
         if from_message is not None:
             if (user, from_message) in self._retired or _a_line(refs, hand, from_message):
                 return False  # already (about to be) a short line: it keeps what it says
@@ -186,6 +215,11 @@ class HandMessages:
                 if sent.outcome.ok:
                     ref[2] = hand.version  # the shown version need not be stored
                     self.reachable.add(user)
+                    return outcome_of(sent)
+                if ref[1] == from_message and before is not None and before[1] != from_message:
+                    # The pressed message cannot be drawn on (one the bot never sent): the
+                    # live hand stays the one it was, and nothing new is posted.
+                    self.keep(hand.table_id, key, before)
                     return outcome_of(sent)
                 if sent.outcome is not Sent_.GONE:
                     return self._hand_failed(sent.outcome, hand, outcome_of(sent))
@@ -227,10 +261,7 @@ class HandMessages:
         press on it after its reference was lost). With several processes it takes turns
         with the player's hand writes (one lock), and decides on the references as they
         are then."""
-        self._retired[(user, message_id)] = None
-        self._retired.move_to_end((user, message_id))
-        while len(self._retired) > _RETIRED:
-            self._retired.popitem(last=False)
+        self._retire(user, message_id)
         if self.messages.shared:  # for the bot's other processes (this one has ``_retired``)
             known = self.messages.known(hand.table_id)
             upto = known.values.get(LINES_KEY + hand.player_id) if known is not None else None
@@ -242,8 +273,7 @@ class HandMessages:
             if live is not None and live[1] == message_id and (live[2],) > stamp:
                 self._retired.pop((user, message_id), None)  # live again: a press on it counts
                 return SKIPPED
-            sent = await self.outbox.edit(user, message_id, content)
-            return SKIPPED if sent.outcome is Sent_.GONE else outcome_of(sent)
+            return outcome_of(await self.outbox.edit(user, message_id, content))
 
         self.put(("line", user, message_id), user, run, stamp=stamp, urgent=urgent, order=REPLY,
                  label="hand line", scope=hand.table_id, lock=_write_key(hand))

@@ -19,7 +19,7 @@ from telegram.error import NetworkError, TelegramError
 
 from core import BasraError
 
-from ..i18n import SUPPORTED, translator
+from ..i18n import N_, SUPPORTED, translator
 from ..render import (
     Action,
     render_error,
@@ -66,6 +66,19 @@ class Acknowledgement:
 
     async def __call__(self) -> None:
         self.answered = await self._answer()
+
+
+class NotTheBotsMessage(ServiceError):
+    """A button pressed on a copy of the bot's message (forwarded), not on the message itself."""
+
+    msgid = N_("This is a copy. Press the buttons on the bot's own message.")
+
+
+def sent_by_bot(message: Message) -> bool:
+    """Whether the bot itself sent ``message`` (not a copy forwarded by someone)."""
+    author = message.from_user
+    return (author is not None and author.is_bot and author.id == message.get_bot().id
+            and message.forward_origin is None)
 
 
 class Presses(Replies):
@@ -137,9 +150,12 @@ class Presses(Replies):
         raise BadInput(f"unknown verb {action.verb}")
 
     def _own_private(self, message: Message | None, person: Person) -> Message:
-        """Hand buttons work only on a message in the presser's own private chat."""
+        """Hand buttons work only on the bot's own message in the presser's own private chat:
+        never on a copy (a forwarded hand is the person's message, which the bot cannot edit)."""
         if message is None or player_id("tg", message.chat_id) != person.player_id:
             raise BadInput("hand button outside the presser's private chat")
+        if not sent_by_bot(message):
+            raise NotTheBotsMessage()
         return message
 
     async def _hand_press(self, query: CallbackQuery, message: Message | None, person: Person,
@@ -177,6 +193,8 @@ class Presses(Replies):
         await self._answer(query, render_error(error, t).plain(), alert=True)
         if fresh is None or message is None:
             return True
+        if not sent_by_bot(message):
+            return True  # nothing is ever drawn on a message the bot did not send
         if isinstance(fresh, HandView):
             if fresh.player_id == person.player_id and player_id("tg", message.chat_id) == person.player_id:
                 lang = await self.service.language(fresh.table.chat_id, person)

@@ -312,6 +312,30 @@ class FakeTelegram(TelegramRecords):
         message = self.post(chat, user, version, reply_to)
         return self._produce({"message": message.to_api()})
 
+    def user_deletes(self, user: FakeUser, message: FakeMessage) -> None:
+        """``user`` deletes ``message`` in their private chat with the bot, for both sides (as
+        a private chat allows): edits of it are refused from then on."""
+        if message.chat is not self.private_chat(user):
+            raise FakeUsageError(f"{user} can delete only in their private chat, not in {message.chat}")
+        message.deleted = True
+
+    def user_forwards(
+        self, user: FakeUser, message: FakeMessage, chat: FakeChat | None = None
+    ) -> FakeMessage:
+        """``user`` forwards ``message`` to ``chat`` (their private chat with the bot by
+        default): a copy whose author is ``user``, with the original's buttons, as Telegram
+        keeps an inline keyboard on a forward. The bot may not edit it (it is not its own). The
+        forward's own update is not produced: the bot has nothing to do with it."""
+        if not message.chat.can_see(user):
+            raise FakeUsageError(f"{user} cannot see message {message.message_id} in {message.chat}")
+        where = self.private_chat(user) if chat is None else chat
+        original = message.current
+        version = MessageVersion(original.text, original.entities, original.reply_markup, original.source,
+                                 original.parse_mode, time.perf_counter(), int(time.time()))
+        copy = self.post(where, user, version)
+        copy.forwarded = message
+        return copy
+
     def admin_sends_anonymously(self, admin: FakeUser, group: FakeChat, text: str) -> Update:
         """An admin with "Remain anonymous" writes in ``group``: Telegram names the group as
         the sender (``sender_chat``) and its GroupAnonymousBot as ``from``, never the admin."""

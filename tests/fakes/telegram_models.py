@@ -182,6 +182,8 @@ class FakeMessage:
     sender_chat: FakeChat | None = None
     #: A file the message carries; its text is then the caption (possibly empty).
     document: FakeDocument | None = None
+    #: For a forwarded copy: the message it copies (its author is the ``forward_origin``).
+    forwarded: FakeMessage | None = None
 
     @property
     def current(self) -> MessageVersion:
@@ -257,6 +259,9 @@ class FakeMessage:
                 data["entities"] = version.entities
         if self.sender_chat is not None:
             data["sender_chat"] = self.sender_chat.to_api()
+        if self.forwarded is not None:
+            data["forward_origin"] = {"type": "user", "date": self.forwarded.versions[0].date,
+                                      "sender_user": self.forwarded.sender.to_api()}
         if version.reply_markup and "inline_keyboard" in version.reply_markup:
             data["reply_markup"] = version.reply_markup
         if self.edited:
