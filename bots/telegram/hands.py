@@ -29,7 +29,7 @@ from ..i18n import translator, user_text
 from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
 from ..render import render_turn_notice as turn_header
-from ..service import ClockWarning, HandView, HintView, ServiceError, YourTurn
+from ..service import ClockWarning, HandView, HintView, YourTurn
 from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, is_private, outcome_of
 from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
@@ -44,13 +44,10 @@ if TYPE_CHECKING:
     from .outbox import Outbox, Sent
 
 log = logging.getLogger(__name__)
-#: Hand messages remembered as lines, the latest (about 200 bytes each): a press on an older
-#: one is told from the table's references (``_a_line``).
+#: Hand messages remembered as lines, the latest (about 200 bytes each); lines carry no
+#: buttons, so only a forged or long-stale press could name an older one.
 _RETIRED: Final = 5_000
 HAND_KEY: Final = "hand:"
-#: ``lines:<player>`` = the newest of the player's hand messages of that table that became
-#: (or is about to become) a short line: none up to it is ever the live hand again.
-LINES_KEY: Final = "lines:"
 NOTE_KEY: Final = "note:"
 
 
@@ -181,7 +178,7 @@ class HandMessages:
 
         before = ref  # the live hand before a press may make the pressed message the live one
         if from_message is not None:
-            if (user, from_message) in self._retired or _a_line(refs, hand, from_message):
+            if (user, from_message) in self._retired:
                 return False  # already (about to be) a short line: it keeps what it says
             if ref is not None and ref[1] > from_message:
                 moved(from_message)
@@ -195,11 +192,8 @@ class HandMessages:
         turn = header is not None
 
         async def run() -> Outcome:
-            # Decided again on the references as they are now (with several processes,
-            # read again under the lock this write holds).
+            # Decided again on the references as they are now.
             ref = refs.values.get(key)
-            if from_message is not None and _a_line(refs, hand, from_message):
-                return SKIPPED  # it became a short line meanwhile (another process)
             if from_message is not None and (ref is None or ref[1] < from_message):
                 ref = [user, from_message, hand.version, hand.your_turn]
                 self.keep(hand.table_id, key, ref)
@@ -223,10 +217,6 @@ class HandMessages:
                     return outcome_of(sent)
                 if sent.outcome is not Sent_.GONE:
                     return self._hand_failed(sent.outcome, hand, outcome_of(sent))
-            if turn and self.messages.shared and await self._moved_on(hand):
-                # Another process committed a newer state meanwhile (this turn's notice was
-                # late): its own notices bring the hand, or the short line, that is due now.
-                return SKIPPED
             sent = await self.outbox.send(user, content)
             if sent.message_id is None:
                 return self._hand_failed(sent.outcome, hand, outcome_of(sent))
@@ -246,27 +236,13 @@ class HandMessages:
         return self.put(_write_key(hand), user, run, stamp=(hand.version,), urgent=urgent,
                         order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
 
-    async def _moved_on(self, hand: HandView) -> bool:
-        """Whether the table is past ``hand``'s state now, as the database holds it."""
-        try:
-            return (await self.service.table(hand.table_id)).version > hand.version
-        except ServiceError:
-            return False  # no table view (a lobby, a closed table): nothing says it moved
-
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
              hand: HandView, urgent: bool = False) -> None:
         """A hand message of ``hand``'s player becomes a short line without buttons (it is no
         longer the live one); not if, by the time it goes, that very message is the live
-        hand again at a newer state (another process of the bot took it up meanwhile: a
-        press on it after its reference was lost). With several processes it takes turns
-        with the player's hand writes (one lock), and decides on the references as they
-        are then."""
+        hand again at a newer state (a press on it after its reference was lost, as after a
+        crash). It takes turns with the player's hand writes (one lock)."""
         self._retire(user, message_id)
-        if self.messages.shared:  # for the bot's other processes (this one has ``_retired``)
-            known = self.messages.known(hand.table_id)
-            upto = known.values.get(LINES_KEY + hand.player_id) if known is not None else None
-            if not isinstance(upto, int) or message_id > upto:
-                self.keep(hand.table_id, LINES_KEY + hand.player_id, message_id)
 
         async def run() -> Outcome:
             live = (await self.refs(hand.table_id)).values.get(_key(hand))
@@ -382,16 +358,6 @@ def _write_key(hand: HandView) -> tuple[str, str, str]:
     """The dispatcher's key of the player's hand at that table, and the lock its short
     lines share with it."""
     return ("hand", hand.table_id, hand.player_id)
-
-
-def _a_line(refs: TableRefs, hand: HandView, message_id: int) -> bool:
-    """Whether ``message_id`` is one of the player's hand messages that became short lines:
-    not the live one, and no newer than the newest line (message ids only grow in a chat)."""
-    live = refs.values.get(_key(hand))
-    if live is not None and live[1] == message_id:
-        return False
-    upto = refs.values.get(LINES_KEY + hand.player_id)
-    return isinstance(upto, int) and message_id <= upto
 
 
 def _was_turn(ref: Any) -> bool:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from bots.service import YourTurn
 from bots.telegram.hands import HAND_KEY
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
 from tests.telegram.world import World, start_match, to_move
@@ -171,12 +168,10 @@ async def test_starting_a_match_stops_the_spinner_while_the_table_and_hands_go_o
         assert world.hand_message(mover) and "Your hand" in world.latest_private(other).text
 
 
-@pytest.mark.parametrize("elsewhere", [False, True], ids=["same process", "another process"])
 async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
-    server: FakeTelegram, database: Path, elsewhere: bool
+    server: FakeTelegram, database: Path
 ) -> None:
-    """The second press may reach a process of the bot that did not make the line (it
-    knows only what the table's references say): the line is never a live hand again."""
+    """The second press of a confirm: the line is never a live hand again."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
         table = await start_match(world, group, alice, badr)
@@ -184,12 +179,9 @@ async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
         hand = world.hand_message(mover)
         await world.press_verb(mover, hand, "card")
         play = world.buttons(hand, "play")[0]
-        world.basra.delivery.messages.shared = elsewhere  # references read from the table each time
         await world.press(mover, hand, play)
         played = hand.text
         assert "played" in played and not hand.button_data()
-        if elsewhere:
-            world.basra.delivery._retired.clear()  # the other process's memory
         # The same confirm again, from a client that had not redrawn yet: refused, and the
         # line still says what was played (there is no newer hand to point to).
         update = await world.forge(mover, hand, play)
@@ -221,8 +213,8 @@ async def test_a_leave_press_racing_the_start_is_refused_never_a_resignation(
 async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
     server: FakeTelegram, database: Path
 ) -> None:
-    """A bot that sent a hand and stopped before noting it (killed, or another process of the
-    bot sent it) knows an older message: the newer one pressed is the live hand, not a moved one."""
+    """A bot that sent a hand and was killed before noting it knows an older message: the
+    newer one pressed is the live hand, not a moved one."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
         table = await start_match(world, group, alice, badr)
@@ -242,8 +234,8 @@ async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
 async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_posted_again(
     server: FakeTelegram, database: Path
 ) -> None:
-    """An edit of the live hand queued just before the hand became a short line (another
-    process of the bot: the player's play went there) posts no new hand out of turn."""
+    """An edit of the live hand queued just before the hand became a short line (the
+    player's play went first) posts no new hand out of turn."""
     alice, badr, group = players(server)
     async with World(server, database) as world:
         table = await start_match(world, group, alice, badr)
@@ -257,23 +249,3 @@ async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_poste
         await world.basra.idle()
         assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
         assert live.message_id == world.hand_message(mover).message_id
-
-
-async def test_a_turn_hand_that_comes_late_is_not_posted_once_the_table_moved_on(
-    server: FakeTelegram, database: Path
-) -> None:
-    """With several processes, a turn's hand can come from one of them after another already
-    took the play: it is not posted as a new hand out of turn."""
-    alice, badr, group = players(server)
-    async with World(server, database) as world:
-        table = await start_match(world, group, alice, badr)
-        mover = to_move(table, alice, badr)
-        delivery = world.basra.delivery
-        delivery.messages.shared = True  # references read from the table each time, as then
-        turn_hand = await world.basra.service.hand(table.table_id, f"tg:{mover.id}")
-        await world.play_any(mover)
-        shown = len(server.messages(server.private_chat(mover), bot_only=True))
-        refs = await delivery.refs(table.table_id)
-        await delivery.turn(refs, YourTurn(turn_hand, "en"))  # the late one
-        await world.basra.idle()
-        assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
