@@ -176,8 +176,8 @@ class MatchEnded(_AboutAResult):
 
 @dataclass(frozen=True, slots=True)
 class TableSetAside:
-    """The table's saved record is damaged: it was closed at start-up, and its chat is told
-    (once) that this game cannot go on and a new one can be started."""
+    """The table's saved record is damaged: it was closed when it was read (at start-up or
+    later), and its chat is told (once) that this game cannot go on and a new one can start."""
 
     table_id: str
     chat_id: str
