@@ -193,10 +193,20 @@ class Delivery(HandMessages):
         else:
             ends = [render_notice(n) for n in (result, match_result) if n is not None]
             content = content_of(stacked(drawn, *ends))
+            if is_private(table.chat_id) and ends:
+                # Practice: the hands flow below the round's message, out of sight. It keeps
+                # its last picture; the end (the points, the result, Rematch and Record) comes
+                # as a message of its own below the last hand, where the player looks.
+                self.show_table(table.table_id, table.chat_id, refs, content_of(drawn), table.round_no,
+                                table.version)
+                self.post(table.chat_id, content, key=(table.table_id, "match end"))
+                return
         shown = refs.values.get("table")
-        # A practice round's first message, which opens with the last round's end, goes before
-        # the hand that the same play brings: the player reads how the round ended first.
-        first = is_private(table.chat_id) and table.round_no > 1 and (not shown or shown[2] != table.round_no)
+        # A practice round's first message goes before the hand that the same play brings: the
+        # first round's takes the lobby's place at once (its buttons go), a later one opens with
+        # the last round's end, which the player reads first. (The hands below carry the floor
+        # from then on: the round's message follows at the chat's pace, behind them.)
+        first = is_private(table.chat_id) and (not shown or shown[2] != table.round_no)
         self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version,
                         urgent=first)
 

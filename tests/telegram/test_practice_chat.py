@@ -57,3 +57,22 @@ async def test_resign_in_practice_is_answered_under_the_command(
         assert answer.reply_to.message_id == command.message_id
         assert answer.text.startswith(resigned) and won in answer.text
         assert (await world.finished(chat)).status == "finished"
+
+
+@pytest.mark.parametrize(("lang", "over"), [("en", "The match is over"), ("ar", "انتهت المباراة")])
+async def test_a_practice_match_s_end_comes_below_the_last_hand_with_its_rematch(
+    server: FakeTelegram, database: Path, lang: str, over: str
+) -> None:
+    amal = server.add_user("Amal", language_code=lang)
+    chat = server.private_chat(amal)
+    async with World(server, database) as world:
+        await world.basra.service.set_rules(f"tg:{amal.id}", target=10)
+        await world.send(amal, None, "/practice")
+        while await world.table(chat) is not None:
+            await world.play_any(amal)
+        assert (await world.finished(chat)).status == "finished"
+        shown = server.messages(chat, bot_only=True)
+        last = shown[-1]
+        assert over in last.text and world.buttons(last, "rematch")
+        assert all(m.message_id < last.message_id for m in world.hand_messages(amal))
+        assert not any(world.buttons(m, "rematch") for m in shown[:-1])  # the one result with buttons
