@@ -143,7 +143,7 @@ class Chats(UseCase):
             current.update(VARIANTS[variant])
         return await self._set_rules(chat_id, current)
 
-    async def set_rules(self, chat_id: str, **fields: Any) -> SettingsView:
+    async def set_rules(self, /, chat_id: str, **fields: Any) -> SettingsView:
         """Set ``core.Rules`` fields directly (``target=101``); BadSetting if invalid."""
         current = (await self.settings(chat_id)).rules.to_dict()
         return await self._set_rules(chat_id, {**current, **fields})

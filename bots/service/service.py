@@ -28,7 +28,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any, ParamSpec, Self, TypeVar
+from typing import Concatenate, ParamSpec, Self, TypeVar
 
 from core import Match, Rules
 from storage import StorageError, Store
@@ -36,36 +36,23 @@ from storage import StorageError, Store
 from .chats import Chats
 from .clock import Clock, SystemClock
 from .config import ServiceConfig
-from .erasure import Erasure, Forgotten
+from .erasure import Erasure
 from .errors import NotSaved
-from .ids import Person
 from .languages import Languages
 from .lifecycle import Lifecycle
 from .lobbies import COMPUTER_LEVELS, Lobbies
 from .matches import Matches
 from .notices import Platform
-from .records import RecordFile
 from .standings import Standings
-from .tables import Acknowledge, Tables
+from .tables import Tables
 from .timers import Timers
-from .views import (
-    HandView,
-    HintView,
-    LeaderboardView,
-    LobbyView,
-    MatchResultView,
-    RoundResultView,
-    SettingsView,
-    StatsView,
-    TableMode,
-    TableView,
-)
 
 __all__ = ["COMPUTER_LEVELS", "TableService"]
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
+C = TypeVar("C")
 
 
 def _saved(call: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
@@ -82,6 +69,20 @@ def _saved(call: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
             raise NotSaved() from error
 
     return saved
+
+
+def _asks(
+    collaborator: str, method: Callable[Concatenate[C, P], Awaitable[R]], *, saved: bool = True
+) -> Callable[Concatenate[TableService, P], Awaitable[R]]:
+    """A ``TableService`` method that is ``method`` of its ``collaborator`` (the attribute's
+    name): the same parameters, answer and docstring, behind ``_saved`` unless ``saved`` is
+    False (starting, stopping and draining, which never were)."""
+
+    @functools.wraps(method)
+    async def asked(self: TableService, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await method(getattr(self, collaborator), *args, **kwargs)
+
+    return _saved(asked) if saved else asked
 
 
 class TableService:
@@ -189,181 +190,52 @@ class TableService:
         await self.close()
 
     # -- lifecycle -----------------------------------------------------------
-    async def start(self, *, redeliver: bool = True) -> None:
-        await self.lifecycle.start(redeliver=redeliver)
-
-    async def stop_clocks(self) -> None:
-        await self.lifecycle.stop_clocks()
-
-    async def close(self, *, delivered: bool = False) -> None:
-        await self.lifecycle.close(delivered=delivered)
-
-    async def reach_store(self) -> None:
-        await self.lifecycle.reach_store()
-
-    async def drain(self, timeout: float = 30.0) -> None:
-        await self.lifecycle.drain(timeout)
+    start = _asks("lifecycle", Lifecycle.start, saved=False)
+    stop_clocks = _asks("lifecycle", Lifecycle.stop_clocks, saved=False)
+    close = _asks("lifecycle", Lifecycle.close, saved=False)
+    reach_store = _asks("lifecycle", Lifecycle.reach_store, saved=False)
+    drain = _asks("lifecycle", Lifecycle.drain, saved=False)
 
     # -- lobbies -------------------------------------------------------------
-    @_saved
-    async def new_lobby(
-        self,
-        chat_id: str,
-        creator: Person,
-        mode: TableMode = "1v1",
-        *,
-        players: int | None = None,
-        level: str = "beginner",
-    ) -> LobbyView:
-        return await self.lobbies.new_lobby(chat_id, creator, mode, players=players, level=level)
-
-    @_saved
-    async def practice(
-        self, chat_id: str, person: Person, *, players: int = 2, level: str = "beginner"
-    ) -> TableView:
-        return await self.lobbies.practice(chat_id, person, players=players, level=level)
-
-    @_saved
-    async def rematch(self, table_id: str, person: Person) -> LobbyView | TableView:
-        return await self.lobbies.rematch(table_id, person)
-
-    @_saved
-    async def join(self, table_id: str, person: Person, team: int | None = None) -> LobbyView:
-        return await self.lobbies.join(table_id, person, team)
-
-    @_saved
-    async def leave(self, table_id: str, person: Person) -> LobbyView:
-        return await self.lobbies.leave(table_id, person)
-
-    @_saved
-    async def choose_team(self, table_id: str, person: Person, team: int) -> LobbyView:
-        return await self.lobbies.choose_team(table_id, person, team)
-
-    @_saved
-    async def add_computer(
-        self, table_id: str, person: Person, level: str = "beginner", team: int | None = None
-    ) -> LobbyView:
-        return await self.lobbies.add_computer(table_id, person, level, team)
-
-    @_saved
-    async def remove_computer(self, table_id: str, person: Person) -> LobbyView:
-        return await self.lobbies.remove_computer(table_id, person)
-
-    @_saved
-    async def start_match(
-        self, table_id: str, person: Person, *, committed: Acknowledge | None = None
-    ) -> TableView:
-        return await self.lobbies.start_match(table_id, person, committed=committed)
-
-    @_saved
-    async def cancel(self, table_id: str, person: Person) -> LobbyView:
-        return await self.lobbies.cancel(table_id, person)
-
-    @_saved
-    async def lobby(self, table_id: str) -> LobbyView:
-        return await self.lobbies.lobby(table_id)
-
-    @_saved
-    async def open_table(self, chat_id: str) -> LobbyView | TableView | None:
-        return await self.lobbies.open_table(chat_id)
+    new_lobby = _asks("lobbies", Lobbies.new_lobby)
+    practice = _asks("lobbies", Lobbies.practice)
+    rematch = _asks("lobbies", Lobbies.rematch)
+    join = _asks("lobbies", Lobbies.join)
+    leave = _asks("lobbies", Lobbies.leave)
+    choose_team = _asks("lobbies", Lobbies.choose_team)
+    add_computer = _asks("lobbies", Lobbies.add_computer)
+    remove_computer = _asks("lobbies", Lobbies.remove_computer)
+    start_match = _asks("lobbies", Lobbies.start_match)
+    cancel = _asks("lobbies", Lobbies.cancel)
+    lobby = _asks("lobbies", Lobbies.lobby)
+    open_table = _asks("lobbies", Lobbies.open_table)
 
     # -- matches -------------------------------------------------------------
-    @_saved
-    async def table(self, table_id: str) -> TableView:
-        return await self.matches.table(table_id)
-
-    @_saved
-    async def last_results(self, table_id: str) -> list[RoundResultView | MatchResultView]:
-        return await self.matches.last_results(table_id)
-
-    @_saved
-    async def hand(self, table_id: str, player_id: str) -> HandView:
-        return await self.matches.hand(table_id, player_id)
-
-    @_saved
-    async def hands_of(self, player_id: str) -> list[HandView]:
-        return await self.matches.hands_of(player_id)
-
-    @_saved
-    async def preview(self, table_id: str, player_id: str, card: str, plan: int | None = None) -> HandView:
-        return await self.matches.preview(table_id, player_id, card, plan)
-
-    @_saved
-    async def hint(self, table_id: str, player_id: str) -> HintView:
-        return await self.matches.hint(table_id, player_id)
-
-    @_saved
-    async def play(
-        self,
-        table_id: str,
-        player_id: str,
-        version: int,
-        card: str,
-        plan: int | None = None,
-        *,
-        committed: Acknowledge | None = None,
-    ) -> HandView:
-        return await self.matches.play(table_id, player_id, version, card, plan, committed=committed)
-
-    @_saved
-    async def resign(self, table_id: str, player_id: str) -> TableView:
-        return await self.matches.resign(table_id, player_id)
-
-    @_saved
-    async def resign_in_chat(self, chat_id: str, player_id: str) -> TableView:
-        return await self.matches.resign_in_chat(chat_id, player_id)
+    table = _asks("matches", Matches.table)
+    last_results = _asks("matches", Matches.last_results)
+    hand = _asks("matches", Matches.hand)
+    hands_of = _asks("matches", Matches.hands_of)
+    preview = _asks("matches", Matches.preview)
+    hint = _asks("matches", Matches.hint)
+    play = _asks("matches", Matches.play)
+    resign = _asks("matches", Matches.resign)
+    resign_in_chat = _asks("matches", Matches.resign_in_chat)
 
     # -- chats ---------------------------------------------------------------
-    @_saved
-    async def move_chat(self, old_chat_id: str, new_chat_id: str) -> None:
-        await self.chats.move_chat(old_chat_id, new_chat_id)
-
-    @_saved
-    async def settings(self, chat_id: str) -> SettingsView:
-        return await self.chats.settings(chat_id)
-
-    @_saved
-    async def set_variant(self, chat_id: str, variant: str, on: bool) -> SettingsView:
-        return await self.chats.set_variant(chat_id, variant, on)
-
-    @_saved
-    async def set_rules(self, chat_id: str, **fields: Any) -> SettingsView:
-        return await self.chats.set_rules(chat_id, **fields)
-
-    @_saved
-    async def set_turn_seconds(self, chat_id: str, seconds: int) -> SettingsView:
-        return await self.chats.set_turn_seconds(chat_id, seconds)
-
-    @_saved
-    async def set_chat_language(self, chat_id: str, language: str | None) -> SettingsView:
-        return await self.chats.set_chat_language(chat_id, language)
-
-    @_saved
-    async def set_player_language(self, person: Person, language: str | None) -> str:
-        return await self.chats.set_player_language(person, language)
-
-    @_saved
-    async def language(self, chat_id: str | None = None, person: Person | None = None) -> str:
-        return await self.chats.language(chat_id, person)
+    move_chat = _asks("chats", Chats.move_chat)
+    settings = _asks("chats", Chats.settings)
+    set_variant = _asks("chats", Chats.set_variant)
+    set_rules = _asks("chats", Chats.set_rules)
+    set_turn_seconds = _asks("chats", Chats.set_turn_seconds)
+    set_chat_language = _asks("chats", Chats.set_chat_language)
+    set_player_language = _asks("chats", Chats.set_player_language)
+    language = _asks("chats", Chats.language)
 
     # -- standings -----------------------------------------------------------
-    @_saved
-    async def stats(self, player_id: str, chat_id: str | None = None, *, name: str = "") -> StatsView:
-        return await self.standings.stats(player_id, chat_id, name=name)
-
-    @_saved
-    async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> LeaderboardView:
-        return await self.standings.leaderboard(chat_id, limit)
-
-    @_saved
-    async def record(self, table_id: str) -> RecordFile:
-        return await self.standings.record(table_id)
-
-    @_saved
-    async def last_record(self, chat_id: str) -> RecordFile:
-        return await self.standings.last_record(chat_id)
+    stats = _asks("standings", Standings.stats)
+    leaderboard = _asks("standings", Standings.leaderboard)
+    record = _asks("standings", Standings.record)
+    last_record = _asks("standings", Standings.last_record)
 
     # -- erasure -------------------------------------------------------------
-    @_saved
-    async def forget(self, player_id: str) -> Forgotten:
-        return await self.erasure.forget(player_id)
+    forget = _asks("erasure", Erasure.forget)
