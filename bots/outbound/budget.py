@@ -22,6 +22,8 @@ Two more rules keep a busy chat live rather than bursty:
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -94,6 +96,16 @@ class Budget:
             return  # already out of the window
         if previous is not None and self._last_paced == at:
             self._last_paced = previous
+
+    def answered(self, at: float, now: float) -> None:
+        """The write spent at ``at`` was answered at ``now``. The server counted it when it
+        arrived, somewhere between the two: it is counted from ``now`` on, so that a call
+        slow on its way (a busy machine, a slow network) never lets the next ones arrive
+        closer together than the server allows."""
+        times = self._times
+        with contextlib.suppress(ValueError):
+            times.remove(at)
+        times.insert(bisect.bisect_right(times, now), now)
 
     def block(self, until: float) -> None:
         """The server asked for a pause (a 429 with ``retry_after``): no write before ``until``."""

@@ -323,6 +323,11 @@ class Dispatcher:
             lane.running = None
             calls = _CALLS.get()
             _CALLS.reset(made)
+        if outcome != SKIPPED:
+            answered = self.now()
+            lane.budget.answered(now, answered)
+            if self._gate is not None and grant is not None:
+                self._gate.answered(grant, answered)
         if calls is not None and calls[0] > 1:
             self._charge(lane.chat, calls[0] - 1)
         if isinstance(outcome, Retry) and lane.dropped:

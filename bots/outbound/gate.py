@@ -66,6 +66,10 @@ class Gate:
         if self._last == at:
             self._last = before
 
+    def answered(self, grant: Grant, now: float) -> None:
+        """A granted write's call was answered at ``now`` (``Budget.answered``)."""
+        self.budget.answered(grant[0], now)
+
     def charge(self) -> None:
         """A granted write made a second call (its first was refused): it counts too."""
         now = self._now()

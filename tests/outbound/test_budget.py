@@ -93,3 +93,17 @@ def test_refunding_one_of_two_writes_at_the_same_instant_keeps_the_others_spacin
     budget.refund(0.0, first)
     # The paced write at 0.0 still stands: the next paced one must keep 0.25 away.
     assert budget.free_at(0.0, urgent=False) == 0.25
+
+
+def test_a_write_counts_from_when_it_was_answered() -> None:
+    """The server counts a call when it arrives: one slow on its way must not let the next
+    ones arrive closer together than the limit allows."""
+    budget = Budget(Limit(3, 3.0))
+    for at in (0.0, 0.1, 0.2):
+        budget.spend(at, urgent=True)
+    budget.answered(0.0, 0.8)  # the first call took 0.8 s to answer
+    assert budget.free_at(3.05, urgent=True) == 3.1  # the second leaves the window first
+    budget.spend(3.1, urgent=True)
+    assert budget.free_at(3.15, urgent=True) == 3.2
+    budget.spend(3.2, urgent=True)
+    assert budget.free_at(3.25, urgent=True) == pytest.approx(3.8)  # then the slow one
