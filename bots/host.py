@@ -35,6 +35,22 @@ from .web import WebTable
 log = logging.getLogger(__name__)
 
 
+class Hosted:
+    """A bot that runs in a ``Host`` (``host``, set when it starts): its service and store."""
+
+    host: Host | None
+
+    @property
+    def service(self) -> TableService:
+        if self.host is None or self.host.service is None:
+            raise RuntimeError(f"{type(self).__name__} has not started")
+        return self.host.service
+
+    @property
+    def store(self) -> Store | None:
+        return self.host.store if self.host is not None else None
+
+
 class Host:
     """The store, the service, the web table and the metrics of one bot process."""
 

@@ -18,9 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from storage import Store
-
-from ..host import Host
+from ..host import Host, Hosted
 from ..metrics import Metrics, MetricsServer
 from ..outbound import share
 from ..service import Clock, ServiceConfig, SystemClock, TableService
@@ -66,7 +64,7 @@ class BotOptions:
     shard_ids: tuple[int, ...] | None = None
 
 
-class BasraBot(discord.Client):
+class BasraBot(Hosted, discord.Client):
     def __init__(self, options: BotOptions, *, clock: Clock | None = None, **client: Any) -> None:
         super().__init__(
             intents=discord.Intents.none() | discord.Intents(guilds=True),
@@ -94,18 +92,8 @@ class BasraBot(discord.Client):
         self.commands_impl = Commands(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
         #: The store, the service, the web table and the metrics, once set up (``bots.host``).
-        self.host: Host | None = None
+        self.host = None
         self._closing = False
-
-    @property
-    def service(self) -> TableService:
-        if self.host is None or self.host.service is None:
-            raise RuntimeError("the bot has not started")
-        return self.host.service
-
-    @property
-    def store(self) -> Store | None:
-        return self.host.store if self.host is not None else None
 
     async def setup_hook(self) -> None:
         self.host = Host(

@@ -78,7 +78,7 @@ from .notices import (
     YourTurn,
 )
 from .records import RecordFile
-from .service import COMPUTER_LEVELS, TableService
+from .service import COMPUTER_LEVELS, Connected, TableService
 from .views import (
     HandView,
     HintView,
@@ -108,6 +108,7 @@ __all__ = [
     "CardNotInHand",
     "Clock",
     "ClockWarning",
+    "Connected",
     "Forgotten",
     "HandUpdated",
     "HandView",

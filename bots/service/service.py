@@ -47,7 +47,7 @@ from .standings import Standings
 from .tables import Tables
 from .timers import Timers
 
-__all__ = ["COMPUTER_LEVELS", "TableService"]
+__all__ = ["COMPUTER_LEVELS", "Connected", "TableService"]
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -83,6 +83,23 @@ def _asks(
         return await method(getattr(self, collaborator), *args, **kwargs)
 
     return _saved(asked) if saved else asked
+
+
+class Connected:
+    """A part made before the service it serves (a platform's delivery, the web table's hub):
+    ``connect(service)`` once the service exists; asked for ``service`` before then, it raises
+    ``RuntimeError``."""
+
+    _service: TableService | None = None
+
+    @property
+    def service(self) -> TableService:
+        if self._service is None:
+            raise RuntimeError(f"{type(self).__name__} is not connected to a table service yet")
+        return self._service
+
+    def connect(self, service: TableService) -> None:
+        self._service = service
 
 
 class TableService:

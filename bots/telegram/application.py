@@ -34,11 +34,11 @@ from telegram.ext import (
 )
 
 from core import Match, Rules
-from storage import Lead, Store
+from storage import Lead
 
-from ..host import Host
+from ..host import Host, Hosted
 from ..metrics import Metrics, MetricsServer
-from ..service import Clock, ServiceConfig, TableService
+from ..service import Clock, ServiceConfig
 from ..web import WebTable
 from .commands import register_commands
 from .delivery import Delivery
@@ -75,7 +75,7 @@ def tune_gc() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, middle, max(old, 100))
 
 
-class BasraTelegram:
+class BasraTelegram(Hosted):
     """The Telegram adapter on one Application: handlers in, notices out."""
 
     def __init__(
@@ -112,7 +112,7 @@ class BasraTelegram:
             MetricsServer(self.metrics, metrics_host, metrics_port) if metrics_port is not None else None
         )
         #: The store, the service, the web table and the metrics, once started (``start``).
-        self.host: Host | None = None
+        self.host = None
         self._watch: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[Any] | None = None
         self._stopped = False
@@ -121,16 +121,6 @@ class BasraTelegram:
         self.delivery.web = web
         self.match_factory = match_factory
         self._add_handlers()
-
-    @property
-    def service(self) -> TableService:
-        if self.host is None or self.host.service is None:
-            raise RuntimeError("call start() first")
-        return self.host.service
-
-    @property
-    def store(self) -> Store | None:
-        return self.host.store if self.host is not None else None
 
     @property
     def lost_lead(self) -> bool:

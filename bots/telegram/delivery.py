@@ -38,13 +38,13 @@ from ..outbound.refs import MessageRefs, TableRefs
 from ..render import Rendered, render_notice, stacked
 from ..service import (
     ClockWarning,
+    Connected,
     HandUpdated,
     LobbyClosed,
     LobbyUpdated,
     MatchEnded,
     Notice,
     RoundEnded,
-    TableService,
     TableSetAside,
     TableUpdated,
     TableView,
@@ -61,7 +61,7 @@ from .outbox import Outcome as Sent_
 log = logging.getLogger(__name__)
 
 
-class Delivery(HandMessages):
+class Delivery(HandMessages, Connected):
     """``Platform`` for the table service: ``deliver`` puts notices on Telegram."""
 
     name = "tg"
@@ -71,7 +71,6 @@ class Delivery(HandMessages):
         self.owner = self.name
         self.outbox = outbox
         self.dispatcher = dispatcher
-        self._service: TableService | None = None
         self.bot_username = ""
         #: Where each table's messages are: delivery's own rows of the store (``attach``ed at start).
         self.messages = MessageRefs()
@@ -81,15 +80,6 @@ class Delivery(HandMessages):
         HandMessages.__init__(self)
 
     # -- wiring ------------------------------------------------------------------------
-
-    @property
-    def service(self) -> TableService:
-        if self._service is None:
-            raise RuntimeError("the Telegram adapter is not connected to a table service yet")
-        return self._service
-
-    def connect(self, service: TableService) -> None:
-        self._service = service
 
     async def flush(self) -> None:
         """Wait until every message reference is stored and every chat moved (before closing

@@ -25,6 +25,7 @@ from typing import Final, TypeVar
 
 from ..i18n import translator
 from ..service import (
+    Connected,
     HandUpdated,
     HandView,
     MatchEnded,
@@ -33,7 +34,6 @@ from ..service import (
     Preview,
     RoundEnded,
     ServiceError,
-    TableService,
     TableUpdated,
 )
 from .frames import Frame, Result, hand_frame, watch_frame
@@ -59,13 +59,12 @@ class Page:
     task: asyncio.Task[None] | None = None
 
 
-class WebHub:
+class WebHub(Connected):
     """Pages by table; the tee's ``notify`` wakes them."""
 
     def __init__(self, now: Callable[[], float]) -> None:
         #: Epoch seconds as the service reads them (its clock: frames carry its deadlines).
         self.now = now
-        self._service: TableService | None = None
         self._pages: dict[str, set[Page]] = {}
         #: The last round's or match's result of the tables changed last (``KEPT``), as their
         #: notices said (a table's older than those is shown as one this process never heard of).
@@ -78,15 +77,6 @@ class WebHub:
         #: Tables another process moved (the ``KEPT`` × 4 last): their last results are read
         #: from the service.
         self._unheard: OrderedDict[str, None] = OrderedDict()
-
-    @property
-    def service(self) -> TableService:
-        if self._service is None:
-            raise RuntimeError("the web table is not connected to a table service")
-        return self._service
-
-    def connect(self, service: TableService) -> None:
-        self._service = service
 
     # -- notices -------------------------------------------------------------------------
 
