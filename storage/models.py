@@ -113,7 +113,8 @@ class TableRecord(_Row):
     deadline: float | None = None
     #: The next moment the table has timed work (lobby expiry, a computer's turn, a clock
     #: warning, a deadline), as the service wrote it; ``Store.due_tables`` and ``claim_due``
-    #: find tables by it, and ``resume`` moves it by the downtime as it moves ``deadline``.
+    #: find tables by it, and ``resume`` moves it by the downtime as it moves ``deadline``
+    #: (both are stored relative to the bot's shift while the table is open: ``clocks``).
     due_at: float | None = None
     warned: bool = False
     result: JsonDict | None = None

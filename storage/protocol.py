@@ -173,10 +173,19 @@ class TableStore(Protocol):
         delivering everything draws again. One statement; rows are not read whole, so a
         damaged one is listed too."""
 
-    async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
-        """``(table_id, due_at)`` of every open table of ``owners`` that has a ``due_at``,
-        soonest first: what a starting service arms its clocks from without loading the
-        tables. One indexed statement."""
+    async def due_tables(
+        self,
+        owners: Sequence[str],
+        *,
+        after: float | None = None,
+        until: float | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, float]]:
+        """``(table_id, due_at)`` of the open tables of ``owners`` that have a ``due_at``,
+        soonest first (then by id): with ``after``, only those due after it; with
+        ``until``, only those due at or before it; at most ``limit``. What a service wakes
+        the tables it has not loaded from (the first due, then those due by now). One
+        statement, reading each bot's part of the index of due times in order."""
 
     async def set_aside(self, table_id: str, reason: str) -> bool:
         """Close a table that cannot go on (a lobby as cancelled, a match as expired),
@@ -198,7 +207,9 @@ class TableStore(Protocol):
         In one transaction: each owner adopts the tables of its platform written before
         tables had owners; the time since the service was last noted alive is added to the
         ``deadline`` and the ``due_at`` of every open table of ``owners``; ``until`` is noted
-        as its time alive. Returns the time added."""
+        as its time alive. Returns the time added (to about a microsecond: steps of
+        ``storage.clocks.STEP``). No table row is written for it: the time is added to each
+        owner's shift, which an open table's times are read with (``storage.clocks``)."""
 
 
 class Coordination(Protocol):

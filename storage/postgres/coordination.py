@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import asyncpg
 
-from .. import codec
+from .. import clocks, codec
 from ..keyed import check_window
 from ..lead import Lead
 from .connection import _FAILURES, Connected, log
@@ -22,19 +22,28 @@ from .sql import OPEN, Connection
 
 _CLAIMABLE: Final = "(claim_until IS NULL OR claim_until < $2 OR claim_holder = $3)"
 
-_CLAIM_DUE: Final = f"""
-WITH picked AS (
-    SELECT table_id FROM tables
-    WHERE owner = ANY($1::text[]) AND {OPEN} AND due_at <= $2 AND {_CLAIMABLE}
-    ORDER BY due_at, table_id LIMIT $5
-    FOR UPDATE SKIP LOCKED
-), claimed AS (
-    UPDATE tables AS t SET claim_holder = $3, claim_until = $2 + $4
-    FROM picked WHERE t.table_id = picked.table_id
-    RETURNING t.table_id, t.due_at
+
+
+def _claim_due(owners: int) -> str:
+    """SQL: claim the due tables of ``owners`` bots ($1... their ids; then the time, the
+    holder, the lease and the limit), rows another process holds skipped."""
+    now, holder, lease, limit = (f"${owners + n}" for n in range(1, 5))
+    claimable = f"(claim_until IS NULL OR claim_until < {now} OR claim_holder = {holder})"
+    # Each bot's soonest due rows are locked as they are read, those another process has
+    # locked passed over, and a row claimed since this statement began checked as it is now.
+    due = clocks.due_query(
+        [f"${n}" for n in range(1, owners + 1)], None, f"{now}::double precision", limit,
+        claimable=claimable, lock="FOR UPDATE SKIP LOCKED",
+    )
+    return f"""
+WITH due AS ({due}), claimed AS (
+    UPDATE tables AS t SET claim_holder = {holder}, claim_until = {now} + {lease}
+    FROM due WHERE t.table_id = due.table_id
+    RETURNING t.table_id, due.due
 )
-SELECT table_id FROM claimed ORDER BY due_at, table_id
+SELECT table_id FROM claimed ORDER BY due, table_id
 """
+
 
 _CLAIM: Final = (
     "UPDATE tables SET claim_holder = $3, claim_until = $2 + $4"
@@ -115,7 +124,7 @@ class PostgresCoordination(Connected):
             return []
 
         async def work(conn: Connection) -> list[str]:
-            rows = await conn.fetch(_CLAIM_DUE, list(owners), now, holder, lease, limit)
+            rows = await conn.fetch(_claim_due(len(owners)), *owners, now, holder, lease, limit)
             return [str(row[0]) for row in rows]
 
         return await self._write(work)

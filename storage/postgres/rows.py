@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .. import codec
+from .. import clocks, codec
 from ..errors import NotFound
 from ..models import (
     DEFAULT_MU,
@@ -49,6 +49,14 @@ _MOVE_CHAT: Final = (
     "UPDATE results SET chat_id = $2 WHERE chat_id = $1",
     "UPDATE tables SET chat_id = $2, revision = revision + 1, updated_at = $3"
     f" WHERE chat_id = $1 AND NOT {OPEN}",
+)
+
+_CHANGED: Final = clocks.changed_query("= ANY($1::text[])", "$2::double precision")
+
+# A stop moves every clock of a bot by its length: its shift (``storage.clocks``).
+_SHIFT: Final = (
+    "INSERT INTO clock_shifts AS c (owner, shift) VALUES ($1, $2)"
+    " ON CONFLICT (owner) DO UPDATE SET shift = c.shift + excluded.shift"
 )
 
 _NOTE_ALIVE: Final = (
@@ -134,26 +142,36 @@ class PostgresRows(Connected):
             return []
 
         async def work(conn: Connection) -> list[str]:
-            rows = await conn.fetch(
-                "SELECT table_id FROM tables"
-                " WHERE owner = ANY($1::text[]) AND updated_at >= $2 ORDER BY updated_at DESC, table_id",
-                list(owners), since,
-            )
+            rows = await conn.fetch(_CHANGED, list(owners), since)
             return [str(row[0]) for row in rows]
 
         return await self._read(work)
 
-    async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
-        if not owners:
+    async def due_tables(
+        self,
+        owners: Sequence[str],
+        *,
+        after: float | None = None,
+        until: float | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, float]]:
+        if not owners or (limit is not None and limit < 1):
             return []
+        args: list[object] = list(owners)
+        bounds = []
+        for value in (after, until, limit):
+            if value is not None:
+                args.append(value)
+            bounds.append(None if value is None else f"${len(args)}")
+        sql = clocks.due_query(
+            [f"${n}" for n in range(1, len(owners) + 1)],
+            None if after is None else f"{bounds[0]}::double precision",
+            None if until is None else f"{bounds[1]}::double precision",
+            bounds[2],
+        )
 
         async def work(conn: Connection) -> list[tuple[str, float]]:
-            rows = await conn.fetch(
-                f"SELECT table_id, due_at FROM tables WHERE owner = ANY($1::text[]) AND {OPEN}"
-                " AND due_at IS NOT NULL ORDER BY due_at, table_id",
-                list(owners),
-            )
-            return [(str(row[0]), float(row[1])) for row in rows]
+            return clocks.due_rows(await conn.fetch(sql, *args))
 
         return await self._read(work)
 
@@ -280,7 +298,8 @@ class PostgresRows(Connected):
         async def work(conn: Connection) -> float:
             for owner in owners:
                 await conn.execute(
-                    "UPDATE tables SET owner = $1 WHERE owner = '' AND platform = $2",
+                    f"UPDATE tables SET owner = $1, {clocks.adopted('$1')}"
+                    " WHERE owner = '' AND platform = $2",
                     owner, owner.partition(":")[0],
                 )
             alive: float | None = None
@@ -290,14 +309,9 @@ class PostgresRows(Connected):
                 if found is not None:
                     alive = float(found)
                     break
-            paused = max(0.0, at - alive) if alive is not None else 0.0
+            paused = clocks.step(max(0.0, at - alive)) if alive is not None else 0.0
             if paused > 0 and owners:
-                await conn.execute(
-                    "UPDATE tables SET deadline = deadline + $1, due_at = due_at + $1"
-                    f" WHERE (deadline IS NOT NULL OR due_at IS NOT NULL) AND {OPEN}"
-                    " AND owner = ANY($2::text[])",
-                    paused, list(owners),
-                )
+                await conn.executemany(_SHIFT, [(owner, paused) for owner in owners])
             await conn.execute(_NOTE_ALIVE, name, until)
             return paused
 

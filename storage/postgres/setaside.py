@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from .. import setaside
 from ..models import SetAsideTable
 from .connection import Connected
-from .sql import OPEN, Connection
+from .sql import Connection
 
-_CLOSE: Final = (
-    "UPDATE tables SET status = CASE status WHEN 'lobby' THEN 'cancelled' ELSE 'expired' END,"
-    f" deadline = NULL WHERE table_id = $1 AND {OPEN}"
-)
-_NOTE: Final = (
-    "INSERT INTO set_aside (table_id, reason, at) VALUES ($1, $2, $3) ON CONFLICT (table_id) DO NOTHING"
-)
-_LIST: Final = (
-    "SELECT s.table_id, t.chat_id, t.status, s.reason, s.at FROM set_aside s"
-    " JOIN tables t ON t.table_id = s.table_id ORDER BY s.at DESC, s.table_id"
-)
+_CLOSE: Final = setaside.close("$1")
+_NOTE: Final = setaside.note("$1", "$2", "$3")
 
 
 class PostgresSetAside(Connected):
@@ -35,8 +27,7 @@ class PostgresSetAside(Connected):
 
     async def set_aside_tables(self) -> list[SetAsideTable]:
         async def work(conn: Connection) -> list[SetAsideTable]:
-            rows = await conn.fetch(_LIST)
-            return [SetAsideTable(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
+            return setaside.listed(await conn.fetch(setaside.LIST))
 
         return await self._read(work)
 

@@ -15,13 +15,12 @@ from typing import Any, Final, TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .. import codec, ranking
+from .. import clocks, codec, ranking
 from ..errors import NotFound, OpenTableExists, VersionConflict
 from ..models import (
     DEFAULT_MU,
     DEFAULT_RATING,
     DEFAULT_SIGMA,
-    OPEN_STATUSES,
     MatchResult,
     RatingEntry,
     Standing,
@@ -31,26 +30,37 @@ from ..models import (
 #: A connection as the pool lends it.
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
-OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
-COLUMNS: Final = ", ".join(codec.TABLE_COLUMNS)
-SELECT_TABLE: Final = f"SELECT {COLUMNS} FROM tables"
+OPEN: Final = clocks.OPEN
+SELECT_TABLE: Final = clocks.SELECT_TABLE
 _FIXED: Final = ("table_id", "version", "created_at")
 _WRITTEN: Final = tuple(c for c in codec.TABLE_COLUMNS if c not in _FIXED)
-_INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({}) RETURNING {}".format(
-    COLUMNS, ", ".join(f"${n}" for n in range(1, len(codec.TABLE_COLUMNS) + 1)), COLUMNS
+
+
+def _values(columns: tuple[str, ...], first: int) -> list[str]:
+    """The columns' values as written, from ``$first`` on: a time less the bot's shift."""
+    number = {c: f"${n}" for n, c in enumerate(columns, start=first)}
+    return [
+        clocks.written(c, f"{number[c]}::double precision", number["owner"], number["status"])
+        if c in clocks.SHIFTED else number[c]
+        for c in columns
+    ]
+
+
+_INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({}) {}".format(
+    ", ".join(codec.TABLE_COLUMNS), ", ".join(_values(codec.TABLE_COLUMNS, 1)), clocks.RETURNING
 )
 # $1 is the table id, $2 the revision read, $3... the columns written; a row write lets
 # go of any claim on the table, as on SQLite.
 _SET_ROW: Final = "UPDATE tables SET {}, claim_holder = NULL, claim_until = NULL".format(
-    ", ".join(f"{c} = ${n}" for n, c in enumerate(_WRITTEN, start=3))
+    ", ".join(f"{c} = {v}" for c, v in zip(_WRITTEN, _values(_WRITTEN, 3), strict=True))
 )
-_UPDATE_TABLE: Final = f"{_SET_ROW} WHERE table_id = $1 AND revision = $2 RETURNING {COLUMNS}"
+_UPDATE_TABLE: Final = f"{_SET_ROW} WHERE table_id = $1 AND revision = $2 {clocks.RETURNING}"
 _APPEND_TABLE: Final = (
-    f"{_SET_ROW}, version = ${len(_WRITTEN) + 3} WHERE table_id = $1 AND revision = $2 RETURNING {COLUMNS}"
+    f"{_SET_ROW}, version = ${len(_WRITTEN) + 3} WHERE table_id = $1 AND revision = $2 {clocks.RETURNING}"
 )
 _APPEND_ONLY: Final = (
     "UPDATE tables SET version = $2, revision = revision + 1, updated_at = $3,"
-    f" claim_holder = NULL, claim_until = NULL WHERE table_id = $1 RETURNING {COLUMNS}"
+    f" claim_holder = NULL, claim_until = NULL WHERE table_id = $1 {clocks.RETURNING}"
 )
 _INSERT_EVENT: Final = "INSERT INTO events (table_id, version, kind, data, at) VALUES ($1, $2, $3, $4, $5)"
 

@@ -15,12 +15,9 @@ from typing import Final, TypeVar
 
 import aiosqlite
 
-from .. import backup, schema
+from .. import backup, clocks, schema
 from ..errors import StorageError
 from ..keyed import KeyedLocks, Leads, Marks, Windows
-from ..models import (
-    OPEN_STATUSES,
-)
 from ..opened import Opened
 from .lock import ProcessLock
 from .writer import SyncWork, Work, Writer
@@ -30,7 +27,7 @@ T = TypeVar("T")
 log = logging.getLogger("storage.sqlite")
 
 
-_OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
+_OPEN: Final = clocks.OPEN
 
 #: The leads of each file, shared by the stores of this process on it.
 _LEADS: dict[str, Leads] = {}

@@ -13,12 +13,14 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .. import codec
+from .. import clocks, codec
 from ..lead import Lead
 from .connection import _OPEN, Connected
 
 # A table is free to claim unless another holder's lease on it is still running.
 _CLAIMABLE: Final = "(claim_until IS NULL OR claim_until < ? OR claim_holder = ?)"
+
+_TAKE: Final = "UPDATE tables SET claim_holder = ?, claim_until = ? WHERE table_id = ?"
 
 _SELECT_REFS: Final = "SELECT key, value FROM message_refs WHERE table_id = ?"
 
@@ -45,17 +47,17 @@ class SqliteCoordination(Connected):
     ) -> list[str]:
         if not owners or limit < 1:
             return []
-        marks = ", ".join("?" for _ in owners)
-        sql = (
-            "UPDATE tables SET claim_holder = ?, claim_until = ? WHERE table_id IN ("
-            f"SELECT table_id FROM tables WHERE owner IN ({marks}) AND {_OPEN} AND due_at <= ?"
-            f" AND {_CLAIMABLE} ORDER BY due_at, table_id LIMIT ?) RETURNING table_id, due_at"
+        params: dict[str, Any] = {f"o{n}": owner for n, owner in enumerate(owners)}
+        params.update(now=now, holder=holder, limit=limit)
+        due = clocks.due_query(
+            [f":o{n}" for n in range(len(owners))], None, ":now", ":limit",
+            claimable="(claim_until IS NULL OR claim_until < :now OR claim_holder = :holder)",
         )
-        params = (holder, now + lease, *owners, now, now, holder, limit)
 
         def work(db: sqlite3.Connection) -> list[str]:
-            rows = db.execute(sql, params).fetchall()
-            return [str(row[0]) for row in sorted(rows, key=lambda row: (row[1], row[0]))]
+            ids = [str(row[0]) for row in db.execute(due, params).fetchall()]
+            db.executemany(_TAKE, [(holder, now + lease, table_id) for table_id in ids])
+            return ids
 
         return await self._write_sync(work)
 

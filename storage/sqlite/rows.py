@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .. import codec, ranking
+from .. import clocks, codec, ranking
 from ..errors import NotFound
 from ..models import (
     DEFAULT_MU,
@@ -28,7 +28,7 @@ from ..models import (
 from . import tablesql
 from .connection import _OPEN, Connected
 
-_SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
+_SELECT_TABLE: Final = clocks.SELECT_TABLE
 
 # A chat's new id takes over its settings (unless it has its own), its
 # results and its closed tables; an open table moves with its own row write.
@@ -40,6 +40,12 @@ _MOVE_CHAT: Final = (
     "UPDATE results SET chat_id = :new WHERE chat_id = :old",
     "UPDATE tables SET chat_id = :new, revision = revision + 1, updated_at = :now"
     f" WHERE chat_id = :old AND NOT {_OPEN}",
+)
+
+# A stop moves every clock of a bot by its length: its shift (``storage.clocks``).
+_SHIFT: Final = (
+    "INSERT INTO clock_shifts (owner, shift) VALUES (?, ?)"
+    " ON CONFLICT (owner) DO UPDATE SET shift = shift + excluded.shift"
 )
 
 _PUT_SETTINGS: Final = """
@@ -128,30 +134,37 @@ class SqliteRows(Connected):
     async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
         if not owners:
             return []
-        marks = ", ".join("?" for _ in owners)
-        sql = (
-            f"SELECT table_id FROM tables WHERE owner IN ({marks}) AND updated_at >= ?"
-            " ORDER BY updated_at DESC, table_id"
-        )
+        params: dict[str, Any] = {f"o{n}": owner for n, owner in enumerate(owners)}
+        params["since"] = since
+        sql = clocks.changed_query(f"IN ({', '.join(f':o{n}' for n in range(len(owners)))})", ":since")
 
         async def work(conn: aiosqlite.Connection) -> list[str]:
-            rows = await conn.execute_fetchall(sql, (*owners, since))
+            rows = await conn.execute_fetchall(sql, params)
             return [str(row[0]) for row in rows]
 
         return await self._read(work)
 
-    async def due_tables(self, owners: Sequence[str]) -> list[tuple[str, float]]:
-        if not owners:
+    async def due_tables(
+        self,
+        owners: Sequence[str],
+        *,
+        after: float | None = None,
+        until: float | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, float]]:
+        if not owners or (limit is not None and limit < 1):
             return []
-        marks = ", ".join("?" for _ in owners)
+        params: dict[str, Any] = {f"o{n}": owner for n, owner in enumerate(owners)}
+        params.update(after=after, until=until, limit=limit)
+        sql = clocks.due_query(
+            [f":o{n}" for n in range(len(owners))],
+            None if after is None else ":after",
+            None if until is None else ":until",
+            None if limit is None else ":limit",
+        )
 
         async def work(conn: aiosqlite.Connection) -> list[tuple[str, float]]:
-            rows = await conn.execute_fetchall(
-                f"SELECT table_id, due_at FROM tables WHERE owner IN ({marks}) AND {_OPEN}"
-                " AND due_at IS NOT NULL ORDER BY due_at, table_id",
-                tuple(owners),
-            )
-            return [(str(row[0]), float(row[1])) for row in rows]
+            return clocks.due_rows(list(await conn.execute_fetchall(sql, params)))
 
         return await self._read(work)
 
@@ -274,8 +287,9 @@ class SqliteRows(Connected):
         async def work(conn: aiosqlite.Connection) -> float:
             for owner in owners:
                 await conn.execute(
-                    "UPDATE tables SET owner = ? WHERE owner = '' AND platform = ?",
-                    (owner, owner.partition(":")[0]),
+                    f"UPDATE tables SET owner = :owner, {clocks.adopted(':owner')}"
+                    " WHERE owner = '' AND platform = :platform",
+                    {"owner": owner, "platform": owner.partition(":")[0]},
                 )
             alive: float | None = None
             # Before tables had owners, a service's clock was named by its platforms alone.
@@ -286,15 +300,9 @@ class SqliteRows(Connected):
                 if rows:
                     alive = float(rows[0][0])
                     break
-            paused = max(0.0, at - alive) if alive is not None else 0.0
-            if paused > 0 and owners:
-                marks = ", ".join("?" for _ in owners)
-                await conn.execute(
-                    "UPDATE tables SET deadline = deadline + ?, due_at = due_at + ?"
-                    " WHERE (deadline IS NOT NULL OR due_at IS NOT NULL)"
-                    f" AND {_OPEN} AND owner IN ({marks})",
-                    (paused, paused, *owners),
-                )
+            paused = clocks.step(max(0.0, at - alive)) if alive is not None else 0.0
+            if paused > 0:
+                await conn.executemany(_SHIFT, [(owner, paused) for owner in owners])
             await conn.execute(
                 "INSERT INTO service_clock (name, alive_at) VALUES (?, ?)"
                 " ON CONFLICT (name) DO UPDATE SET alive_at = excluded.alive_at",

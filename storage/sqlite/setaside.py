@@ -6,20 +6,12 @@ from typing import Any, Final
 
 import aiosqlite
 
+from .. import setaside
 from ..models import SetAsideTable
-from .connection import _OPEN, Connected
+from .connection import Connected
 
-_CLOSE: Final = (
-    "UPDATE tables SET status = CASE status WHEN 'lobby' THEN 'cancelled' ELSE 'expired' END,"
-    f" deadline = NULL WHERE table_id = ? AND {_OPEN}"
-)
-_NOTE: Final = (
-    "INSERT INTO set_aside (table_id, reason, at) VALUES (?, ?, ?) ON CONFLICT (table_id) DO NOTHING"
-)
-_LIST: Final = (
-    "SELECT s.table_id, t.chat_id, t.status, s.reason, s.at FROM set_aside s"
-    " JOIN tables t ON t.table_id = s.table_id ORDER BY s.at DESC, s.table_id"
-)
+_CLOSE: Final = setaside.close("?")
+_NOTE: Final = setaside.note("?", "?", "?")
 
 
 class SqliteSetAside(Connected):
@@ -36,8 +28,7 @@ class SqliteSetAside(Connected):
 
     async def set_aside_tables(self) -> list[SetAsideTable]:
         async def work(conn: aiosqlite.Connection) -> list[SetAsideTable]:
-            rows = await conn.execute_fetchall(_LIST)
-            return [SetAsideTable(str(r[0]), str(r[1]), str(r[2]), str(r[3]), float(r[4])) for r in rows]
+            return setaside.listed(await conn.execute_fetchall(setaside.LIST))
 
         return await self._read(work)
 

@@ -17,24 +17,30 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
-from .. import codec
+from .. import clocks, codec
 from ..errors import NotFound, OpenTableExists, VersionConflict
-from ..models import OPEN_STATUSES, TableRecord
+from ..models import TableRecord
 
 T = TypeVar("T")
 
-_OPEN: Final = "status IN ({})".format(", ".join(f"'{s}'" for s in OPEN_STATUSES))
-SELECT_TABLE: Final = f"SELECT {', '.join(codec.TABLE_COLUMNS)} FROM tables"
-_RETURNING: Final = f"RETURNING {', '.join(codec.TABLE_COLUMNS)}"
+_OPEN: Final = clocks.OPEN
+_RETURNING: Final = clocks.RETURNING
+
+
+def _value(column: str) -> str:
+    """A column's value as written: its placeholder (a time, less the bot's shift)."""
+    return clocks.written(column, f":{column}", ":owner", ":status")
+
+
 _INSERT_TABLE: Final = "INSERT INTO tables ({}) VALUES ({}) {}".format(
-    ", ".join(codec.TABLE_COLUMNS), ", ".join(f":{c}" for c in codec.TABLE_COLUMNS), _RETURNING
+    ", ".join(codec.TABLE_COLUMNS), ", ".join(_value(c) for c in codec.TABLE_COLUMNS), _RETURNING
 )
 _FIXED_COLUMNS: Final = ("table_id", "version", "created_at")
 # A row write lets go of any claim on the table (``Store.claim``): the work it was taken
 # for is done, and ``due_at`` as written says when there is more.
 _LET_GO: Final = "claim_holder = NULL, claim_until = NULL"
 _SET_ROW: Final = "UPDATE tables SET {}, {}".format(
-    ", ".join(f"{c} = :{c}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS), _LET_GO
+    ", ".join(f"{c} = {_value(c)}" for c in codec.TABLE_COLUMNS if c not in _FIXED_COLUMNS), _LET_GO
 )
 _UPDATE_TABLE: Final = f"{_SET_ROW} WHERE table_id = :table_id AND revision = :base_revision {_RETURNING}"
 _APPEND_TABLE: Final = (
@@ -49,7 +55,7 @@ _INSERT_EVENT: Final = "INSERT INTO events (table_id, version, kind, data, at) V
 
 
 def fetch_table(db: sqlite3.Connection, table_id: str) -> TableRecord | None:
-    row = db.execute(f"{SELECT_TABLE} WHERE table_id = ?", (table_id,)).fetchone()
+    row = db.execute(f"{clocks.SELECT_TABLE} WHERE table_id = ?", (table_id,)).fetchone()
     return codec.table_from_row(row) if row is not None else None
 
 
