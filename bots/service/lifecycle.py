@@ -73,16 +73,17 @@ class Lifecycle:
         """Re-arm every clock of these platforms' open tables with the time it had left, and
         (``redeliver``) draw again the tables whose last messages may not have gone out.
 
-        What start-up reads does not grow with the database: the clocks come from the
-        index of due times in one statement, and every other table is loaded when it is
-        first touched (a press, a command, its clock). After a stop that delivered
-        everything (``close(delivered=True)``) nothing is drawn again; after any other
-        (a crash, a kill) the tables written in the ``redeliver_seconds`` before it are,
-        the latest first: ``REDRAW_AT_ONCE`` of them during start-up, the others
-        ``REDRAW_PER_SECOND`` a second behind live play, so that a restart neither takes
-        long nor floods the chats. On a store shared by several processes, timed work is
-        armed by the process that made it due, and overdue work is claimed by any of them
-        (``ServiceConfig.poll_seconds``)."""
+        What start-up reads and writes does not grow with the database: the time the
+        service was down moves every clock of its bots in one row (``Store.resume``), the
+        first table due is found in the index of due times and one wake-up armed for it,
+        and every table is loaded when it is first touched (a press, a command, its clock).
+        After a stop that delivered everything (``close(delivered=True)``) nothing is drawn
+        again; after any other (a crash, a kill) the tables written in the
+        ``redeliver_seconds`` before it are, the latest first: ``REDRAW_AT_ONCE`` of them
+        during start-up, the others ``REDRAW_PER_SECOND`` a second behind live play, so
+        that a restart neither takes long nor floods the chats. On a store shared by
+        several processes, timed work is armed by the process that made it due, and
+        overdue work is claimed by any of them (``ServiceConfig.poll_seconds``)."""
         now = self._clock.now()
         owners = sorted(self._t.owners.values())
         last = await self._store.last_alive(self._t.name)
@@ -91,7 +92,7 @@ class Lifecycle:
         # on by it, once (a start-up that fails after this does not count it again).
         await self._store.resume(self._t.name, now, self._counted_until(now), owners)
         if not self._t.shared:
-            self._timers.sleep_until_due(await self._store.due_tables(owners))
+            await self._timers.watch_due()
         clean = last is not None and delivered is not None and delivered >= last
         if redeliver and not clean:
             stopped = last if last is not None and not self._t.shared else now

@@ -2,19 +2,18 @@
 
 Each table's next step is armed from its state whenever it changes (``Tables.hooks``):
 the timers hear of changes, the unit of work never calls them. Tables not loaded yet
-sleep until their stored due time (``sleep_until_due``). On a store shared by several
-processes, work overdue because its process died is claimed by another (``take_over``)
-and still happens once, decided under ``Store.hold`` on the latest state.
+sleep in the store until their stored due time (``watch_due``). On a store shared by
+several processes, work overdue because its process died is claimed by another
+(``take_over``) and still happens once, decided under ``Store.hold`` on the latest state.
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 from core import Card
 from core import events as ev
@@ -46,12 +45,12 @@ class Timers:
         self._store = store
         self._clock = clock
         self._config = config
-        #: Stored tables not loaded yet, and the moment each has timed work; one wake-up
-        #: (``_waking``) is armed for the earliest of them, however many there are.
-        self.dormant: dict[str, float] = {}
-        self._asleep: list[tuple[float, str]] = []  # a heap of (when, table); stale entries are skipped
+        #: Stored tables not loaded yet are woken from the store's index of due times: one
+        #: wake-up (``_waking``) is armed for the earliest of them, however many there are,
+        #: and each wake-up loads the tables due since the last (``_looked``: up to when).
+        self._watching = False
         self._waking: Timer | None = None
-        self._waking_at: float | None = None
+        self._looked: float | None = None
         #: Who claims timed work on a shared store: this process, unique among its peers.
         self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         #: Where computer seats think: worker processes, or a thread (see ``thinking``).
@@ -64,7 +63,6 @@ class Timers:
         """A stored table taken into memory: its wake-up is not needed any more, and with one
         process its own timers are the only ones (shared, a table's timed work is armed by
         the process that made it due, or claimed when overdue)."""
-        self.dormant.pop(live.table_id, None)  # its entry in the heap goes when it comes up
         if not self._t.shared:
             self.arm(live)
 
@@ -101,54 +99,61 @@ class Timers:
         else:
             live.timer = self._clock.call_at(deadline, lambda: self.on_deadline(table_id, version))
 
-    def sleep_until_due(self, due: Sequence[tuple[str, float]]) -> None:
-        """Note each stored table not loaded yet with the moment it has timed work: it is
-        loaded then (or when first touched, whichever comes first). One wake-up is armed,
-        for the earliest, so that start-up costs no timer per table."""
-        for table_id, when in due:
-            if table_id in self._t.live or table_id in self.dormant:
-                continue
-            self.dormant[table_id] = when
-            self._asleep.append((when, table_id))
-        heapq.heapify(self._asleep)
-        self._arm_waking()
+    async def watch_due(self) -> None:
+        """Wake each stored table not loaded yet when it has timed work, from the store's
+        index of due times (or when it is first touched, whichever comes first). One wake-up
+        is armed, for the earliest, and nothing is read of the others meanwhile: start-up
+        costs one indexed read, however many tables are stored. A store that cannot be
+        read raises its ``StorageError``; later, a wake-up that cannot read it tries again
+        after ``ServiceConfig.poll_seconds``."""
+        when = await self._next_dormant()
+        self._watching = True
+        self._arm_at(when)
 
     def sleep_no_more(self) -> None:
         """Forget the stored tables' wake-ups (the service stops)."""
+        self._watching = False
         if self._waking is not None:
             self._waking.cancel()
-        self._waking = self._waking_at = None
-        self.dormant.clear()
-        self._asleep.clear()
+        self._waking = self._looked = None
 
-    def _arm_waking(self) -> None:
-        asleep = self._asleep
-        while asleep and self.dormant.get(asleep[0][1]) != asleep[0][0]:
-            heapq.heappop(asleep)  # loaded meanwhile
-        if not asleep:
-            return
-        when = asleep[0][0]
-        if self._waking is not None and self._waking_at is not None and self._waking_at <= when:
-            return
-        if self._waking is not None:
-            self._waking.cancel()
-        self._waking_at = when
-        self._waking = self._clock.call_at(when, self._wake_due)
+    async def _next_dormant(self) -> float | None:
+        """When the first stored table not loaded yet is due after ``_looked``, if any: the
+        loaded ones have their own timers (read past a few at a time)."""
+        owners = sorted(self._t.owners.values())
+        limit = 16
+        while True:
+            due = await self._store.due_tables(owners, after=self._looked, limit=limit)
+            for table_id, when in due:
+                if table_id not in self._t.live:
+                    return when
+            if len(due) < limit:
+                return None
+            limit *= 4
+
+    def _arm_at(self, when: float | None) -> None:
+        if when is not None and self._watching and self._waking is None:
+            self._waking = self._clock.call_at(when, self._wake_due)
 
     async def _wake_due(self) -> None:
-        self._waking = self._waking_at = None
-        now, asleep, ready = self._clock.now(), self._asleep, []
-        while asleep and asleep[0][0] <= now:
-            when, table_id = heapq.heappop(asleep)
-            if self.dormant.get(table_id) == when:
-                del self.dormant[table_id]
-                ready.append(table_id)
-        self._arm_waking()
-        for table_id in ready:
-            await self.wake(table_id)
+        self._waking = None
+        now = self._clock.now()
+        owners = sorted(self._t.owners.values())
+        try:
+            due = await self._store.due_tables(owners, after=self._looked, until=now)
+            self._looked = now
+            for table_id, _ in due:
+                if not self._watching:
+                    return
+                if table_id not in self._t.live:
+                    await self.wake(table_id)
+            when = await self._next_dormant()
+        except StorageError:
+            log.exception("the due times of stored tables could not be read: trying again")
+            when = self._clock.now() + self._config.poll_seconds
+        self._arm_at(when)
 
     async def wake(self, table_id: str) -> None:
-        self.dormant.pop(table_id, None)
         self._t.busy += 1
         try:
             await self._t.find(table_id)  # loading it arms its clock, which is due

@@ -185,3 +185,43 @@ async def test_tables_asleep_in_the_store_wake_each_at_its_own_time_from_one_tim
             await clock.advance(deadline + 1 - clock.now())
             ended = [n.table_id for n in after.notices if isinstance(n, MatchEnded)]
             assert ended == [t for t, _ in tables[:number]]
+
+
+async def test_after_a_stop_stored_tables_wake_later_by_its_length_behind_the_tables_loaded(
+    database: str,
+) -> None:
+    """Acting alone (one process, or a Telegram bot's leading process on PostgreSQL), the
+    tables not loaded are woken from the store's due times, moved by the stop."""
+    clock = later_clock()
+    tables = []
+    async with (
+        open_store(database) as store,
+        TableService(
+            store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(3), alone=True
+        ) as service,
+    ):
+        for n in range(4):  # four matches whose clocks run out 10 s apart
+            lobby = await service.new_lobby(f"tg:-{n + 1}", ALICE)
+            await service.join(lobby.table_id, BADR)
+            started = await service.start_match(lobby.table_id, ALICE)
+            assert started.seconds_left is not None
+            tables.append((lobby.table_id, clock.now() + started.seconds_left))
+            await clock.advance(10)
+
+    clock.jump(600)  # down for ten minutes: every clock runs out ten minutes later
+    after = FakePlatform()
+    async with (
+        open_store(database) as store,
+        TableService(store, [after], clock=clock, config=QUIET, alone=True) as service,
+    ):
+        assert service.table_counts() == {}
+        for table_id, deadline in tables[1:3]:  # loaded before their time: their own timers run them
+            assert (await service.table(table_id)).seconds_left == round(deadline + 600 - clock.now())
+        assert service.table_counts() == {"running": 2}
+        for number, (_, deadline) in enumerate(tables, start=1):
+            await clock.advance(deadline + 599 - clock.now())
+            ended = [n.table_id for n in after.notices if isinstance(n, MatchEnded)]
+            assert ended == [t for t, _ in tables[: number - 1]]
+            await clock.advance(2)
+            ended = [n.table_id for n in after.notices if isinstance(n, MatchEnded)]
+            assert ended == [t for t, _ in tables[:number]]
