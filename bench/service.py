@@ -1,7 +1,8 @@
 """Durable plays per second through the table service, start-up time, memory per match.
 
     python bench/service.py [--matches 50] [--plays 4000] [--database PATH|URL]
-                            [--processes 1] [--alone] [--startup 1000,5000] [--recent]
+                            [--processes 1] [--alone] [--startup 1000,50000] [--recent]
+                            [--no-memory]
 
 Plays go through ``TableService.play`` exactly as an adapter's presses would:
 checked, applied, committed to the store and delivered (to an adapter that
@@ -12,13 +13,20 @@ afterwards. ``--processes N`` runs N service processes on the one database,
 each with its share of the matches, started together: the figure is all their
 plays over the time the slowest took (SQLite: one process only). ``--alone``: each
 process's service acts alone on its tables, as the process that leads a Telegram bot
-does (no lock across processes, no read of the row before each action); otherwise
+does (no lock across processes, no read of the row before each action, and on
+PostgreSQL its clocks woken from the due times as on SQLite, not claimed); otherwise
 they act as Discord shard processes do, each action ordered across processes.
 
 Start-up (``--startup``): that many open running matches are stored, quiet for
 an hour, and the time to open the store and start a service on it is taken
-(the median of three starts), with the memory the start allocated (tracemalloc's
-peak). ``--recent``: the matches were written just before the service stopped
+(the median of three starts, each in a new process, as a restart is, a minute after
+the stop before), with the resident memory the start added at its most (``VmHWM``
+less ``VmRSS`` before it), then once more under tracemalloc for the most memory the
+start allocated at once (its peak) and with each store call of the start timed. Up to
+500 matches are played through the service; a larger number is made of copies of those
+rows (and their events) under new table and chat ids, written straight into the
+database, so that 50,000 take seconds, not an hour.
+``--recent``: the matches were written just before the service stopped
 without delivering everything (a crash), so the start lists them all to draw
 again, draws the latest 20 and leaves the rest to be drawn behind live play.
 Memory per running match is the traced allocation growth (tracemalloc) of
@@ -30,22 +38,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import inspect
 import multiprocessing
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.service import ManualClock, Notice, Person, ServiceConfig, TableService
-from storage import Store, open_store
+from storage import Store, codec, open_store
 from storage.location import is_postgres_url, redact
 
 CONFIG = ServiceConfig(computer_delay=0, heartbeat_seconds=1e9)
@@ -153,43 +164,171 @@ def throughput_in(
     return sum(done for done, _ in results), max(elapsed for _, elapsed in results)
 
 
-async def store_open_matches(database: str, count: int, recent: bool = False) -> None:
+#: At most this many matches are played through the service; more are copies of them.
+PLAYED = 500
+
+_OPEN = "status IN ('lobby', 'running')"
+
+
+def _copied_columns(number: str, digits: str) -> str:
+    """The table columns of a copy: its id and chat id made unique by the copy's number."""
+    names = {"table_id": f"table_id || '.' || {number}", "chat_id": f"chat_id || {digits}"}
+    return ", ".join(names.get(column, column) for column in codec.TABLE_COLUMNS)
+
+
+async def copy_matches(database: str, copies: int) -> None:
+    """``copies`` copies of every open table, with its events, under new ids (table id with
+    ``.n`` after it, chat id with three digits after it), written in two statements."""
+    columns = ", ".join(codec.TABLE_COLUMNS)
+    events = "table_id, version, kind, data, at"
+    if is_postgres_url(database):
+        import asyncpg  # type: ignore[import-untyped]
+
+        series = "generate_series(1, $1) AS n(i)"
+        pg_digits = "lpad(i::text, 3, '0')"
+        connection = await asyncpg.connect(database)
+        try:
+            async with connection.transaction():
+                await connection.execute(
+                    f"INSERT INTO tables ({columns}) SELECT {_copied_columns('i', pg_digits)}"
+                    f" FROM tables, {series} WHERE {_OPEN} AND strpos(table_id, '.') = 0", copies,
+                )
+                await connection.execute(
+                    f"INSERT INTO events ({events}) SELECT e.table_id || '.' || i, e.version, kind, data, at"
+                    f" FROM events e JOIN tables t USING (table_id), {series}"
+                    f" WHERE t.{_OPEN} AND strpos(table_id, '.') = 0", copies,
+                )
+        finally:
+            await connection.close()
+        return
+    series = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)"
+    digits = "printf('%03d', i)"
+    connection = sqlite3.connect(database, isolation_level=None)
+    try:
+        connection.execute("BEGIN")
+        connection.execute(
+            f"{series} INSERT INTO tables ({columns}) SELECT {_copied_columns('i', digits)}"
+            f" FROM tables, n WHERE {_OPEN} AND instr(table_id, '.') = 0", (copies,),
+        )
+        connection.execute(
+            f"{series} INSERT INTO events ({events}) SELECT e.table_id || '.' || i, e.version, kind, data, at"
+            f" FROM events e JOIN tables t USING (table_id), n WHERE t.{_OPEN} AND instr(table_id, '.') = 0",
+            (copies,),
+        )
+        connection.execute("COMMIT")
+    finally:
+        connection.close()
+
+
+async def store_open_matches(database: str, count: int, recent: bool = False) -> int:
     """``count`` running 1-v-1 matches, each with a play, written an hour ago (``recent``:
-    a minute ago, and the service stopped without delivering everything)."""
+    a minute ago, and the service stopped without delivering everything); beyond
+    ``PLAYED``, copies. Returns how many there are (``count`` rounded down to whole copies)."""
     long_ago = time.time() - (60 if recent else 3600)
     clock = ManualClock(start=long_ago)
+    played = min(count, PLAYED)
     async with (
         store_for(database, clock=lambda: clock.now()) as store,
         TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(9)) as service,
     ):
         rng = random.Random(10)
-        for table_id in await open_matches(service, count, offset=500_000):
+        for table_id in await open_matches(service, played, offset=500_000):
             await play_one(service, table_id, rng)
+    copies = count // played - 1  # written as the matches they copy were, with their times
+    if copies > 0:
+        await copy_matches(database, copies)
+    return played * (copies + 1)
 
 
-async def start_up(database: str) -> tuple[float, int]:
+def _resident() -> tuple[int, int]:
+    """This process's resident memory now and at most so far, in bytes (Linux)."""
+    fields = dict(
+        line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line
+    )
+    return int(fields["VmRSS"].split()[0]) * 1024, int(fields["VmHWM"].split()[0]) * 1024
+
+
+class CallTimes:
+    """The time each of a store's calls took, by method, while ``timed``."""
+
+    def __init__(self, store: Store) -> None:
+        self.spent: dict[str, float] = {}
+        for name in dir(type(store)):
+            method = getattr(store, name, None)
+            if name.startswith("_") or name in ("open", "close") or not inspect.iscoroutinefunction(method):
+                continue
+            setattr(store, name, self._timed(name, method))
+
+    def _timed(self, name: str, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self.spent[name] = self.spent.get(name, 0.0) + time.perf_counter() - started
+
+        return call
+
+    def __str__(self) -> str:
+        calls = sorted(self.spent.items(), key=lambda item: -item[1])
+        return ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in calls)
+
+
+async def start_up(
+    database: str, later: float, traced: bool = False, alone: bool = False
+) -> tuple[float, int, int, int, str]:
     """Seconds to open the store and start a service on it (the bot's start, less the chat),
-    and the most memory the start had allocated at once (tracemalloc's peak, in bytes)."""
-    clock = ManualClock(start=time.time())
+    ``later`` seconds after the stop before; the resident memory the start added at its
+    most, and the process's at its most (bytes); the most Python memory it had allocated at
+    once (tracemalloc's peak, with ``traced``, else 0); and, with ``traced``, how long each
+    store call took."""
+    clock = ManualClock(start=time.time() + later)
     gc.collect()
-    tracemalloc.start()
+    before, _ = _resident()
+    if traced:
+        tracemalloc.start()
     started = time.perf_counter()
     store = store_for(database)
+    calls = CallTimes(store) if traced else None
     await store.open()
-    service = TableService(store, [Sink()], clock=clock, config=CONFIG)
+    service = TableService(store, [Sink()], clock=clock, config=CONFIG, alone=alone)
     await service.start()
     elapsed = time.perf_counter() - started
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    peak = 0
+    if traced:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    _, most = _resident()
     await service.close()  # not delivered: the next start lists the same tables again
     await store.close()
-    return elapsed, peak
+    return elapsed, most - before, most, peak, str(calls or "")
 
 
-def start_ups(database: str, count: int, recent: bool = False) -> tuple[float, int]:
-    asyncio.run(store_open_matches(database, count, recent))
-    runs = [asyncio.run(start_up(database)) for _ in range(3)]
-    return statistics.median(t for t, _ in runs), max(m for _, m in runs)
+def _start_in_child(database: str, later: float, traced: bool, alone: bool, out: object) -> None:
+    out.put(asyncio.run(start_up(database, later, traced, alone)))  # type: ignore[attr-defined]
+
+
+def start_ups(
+    database: str, count: int, recent: bool = False, alone: bool = False
+) -> tuple[int, float, int, int, int, str]:
+    """Store ``count`` open matches, then start a service on them three times, each in a
+    process of its own (as a restart is) a minute after the last stop, and once more traced.
+    Returns the matches stored, the median seconds, the most resident memory a start added
+    and the most a starting process held, tracemalloc's peak, and the store calls of the
+    traced start."""
+    stored = asyncio.run(store_open_matches(database, count, recent))
+    context = multiprocessing.get_context("spawn")
+    runs = []
+    for n in range(4):
+        out = context.Queue()
+        child = context.Process(target=_start_in_child, args=(database, 60.0 * (n + 1), n == 3, alone, out))
+        child.start()
+        runs.append(out.get(timeout=600))
+        child.join()
+    timed = runs[:3]
+    seconds = statistics.median(run[0] for run in timed)
+    added, held = max(run[1] for run in timed), max(run[2] for run in timed)
+    return stored, seconds, added, held, runs[3][3], runs[3][4]
 
 
 async def memory(database: str, matches: int) -> float:
@@ -249,12 +388,26 @@ class Scratch:
             asyncio.run(self._sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
 
 
+def plays(where: str, args: argparse.Namespace, backend: str) -> None:
+    cpu = time.process_time()
+    done, elapsed = throughput_in(where, args.processes, args.matches, args.plays, args.alone)
+    cpu = time.process_time() - cpu
+    mine = f", {cpu / done * 1000:.2f} ms of this process's CPU a play" if args.processes == 1 else ""
+    print(
+        f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
+        f"({args.processes} process{'es' if args.processes > 1 else ''}"
+        f"{' acting alone' if args.alone else ''}, {args.matches} concurrent matches, "
+        f"{backend}{mine})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--matches", type=int, default=50, help="concurrent matches (default 50)")
-    parser.add_argument("--plays", type=int, default=4000, help="plays to time (default 4000)")
+    parser.add_argument("--plays", type=int, default=4000, help="plays to time (default 4000; 0: "
+                        "no plays timed)")
     parser.add_argument("--database", "--db", help="an SQLite file or a postgresql:// URL "
                         "(default: a temporary SQLite file)")
     parser.add_argument("--processes", type=int, default=1, help="service processes (default 1)")
@@ -273,22 +426,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Scratch(args.database, Path(tmp))
         try:
-            where = scratch.new("plays")
-            cpu = time.process_time()
-            done, elapsed = throughput_in(where, args.processes, args.matches, args.plays, args.alone)
-            cpu = time.process_time() - cpu
-            mine = f", {cpu / done * 1000:.2f} ms of this process's CPU a play" if args.processes == 1 else ""
-            print(
-                f"durable plays: {done} in {elapsed:.2f} s = {done / elapsed:.0f} plays/s "
-                f"({args.processes} process{'es' if args.processes > 1 else ''}"
-                f"{' acting alone' if args.alone else ''}, {args.matches} concurrent matches, "
-                f"{backend}{mine})"
-            )
+            if args.plays > 0:
+                plays(scratch.new("plays"), args, backend)
             for count in [int(c) for c in args.startup.split(",") if c.strip()]:
-                seconds, peak = start_ups(scratch.new(f"start{count}"), count, args.recent)
+                stored, seconds, added, held, peak, calls = start_ups(
+                    scratch.new(f"start{count}"), count, args.recent, args.alone
+                )
                 kind = "written just before a stop that did not deliver" if args.recent else "quiet"
-                print(f"start-up with {count} stored open matches ({kind}): {seconds * 1000:.0f} ms "
-                      f"(median of 3), {peak / 2**20:.1f} MB allocated at most ({backend})")
+                kind += ", the service acting alone" if args.alone else ""
+                print(f"start-up with {stored} stored open matches ({kind}): {seconds * 1000:.0f} ms "
+                      f"(median of 3); resident memory +{added / 2**20:.1f} MB at most "
+                      f"({held / 2**20:.0f} MB the process in all), {peak / 2**20:.1f} MB allocated "
+                      f"at most (tracemalloc) ({backend})")
+                print(f"  store calls of a start (traced): {calls}")
             if not args.no_memory:
                 per_match = asyncio.run(memory(scratch.new("memory"), 200))
                 print(f"memory per running match: {per_match / 1024:.1f} KB (tracemalloc, 200 matches)")
