@@ -7,8 +7,10 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
@@ -17,6 +19,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from storage.location import is_postgres_url
 
 from .service.config import ServiceConfig
+
+SettingsT = TypeVar("SettingsT", bound=BaseSettings)
 
 
 class BasraSettings(BaseSettings):
@@ -83,12 +87,9 @@ class BasraSettings(BaseSettings):
     @field_validator("web_secret")
     @classmethod
     def _long_secret(cls, value: SecretStr | None) -> SecretStr | None:
-        secret = value.get_secret_value().strip() if value is not None else ""
-        if not secret:
-            return None
-        if len(secret) < 16:
-            raise ValueError("use at least 16 characters, e.g. `openssl rand -hex 32`")  # never the value
-        return SecretStr(secret)
+        return optional_secret(
+            value, lambda secret: len(secret) >= 16, "use at least 16 characters, e.g. `openssl rand -hex 32`"
+        )
 
     @field_validator(
         "log_level", "log_format", "metrics_port", "web_port", "computer_processes", mode="before"
@@ -115,6 +116,32 @@ class BasraSettings(BaseSettings):
             language=self.language,
             keep_finished_days=self.keep_finished_days,
         )
+
+
+def optional_secret(value: SecretStr | None, fits: Callable[[str], bool], shape: str) -> SecretStr | None:
+    """A secret setting without the blanks around it, None when it is unset or blank; one that
+    does not ``fit`` is refused with ``shape``, what it should look like (never the value)."""
+    secret = value.get_secret_value().strip() if value is not None else ""
+    if not secret:
+        return None
+    if not fits(secret):
+        raise ValueError(shape)
+    return SecretStr(secret)
+
+
+def read_settings(
+    program: str, read: Callable[[], SettingsT], problem: Callable[[ValidationError], str]
+) -> SettingsT | None:
+    """A bot's settings as ``read()`` from the environment and ``.env``, or None once what is
+    wrong with them has been printed to stderr in one line under ``program``'s name (by
+    ``problem``, which never shows a value)."""
+    try:
+        return read()
+    except ValidationError as error:
+        print(f"{program}: {problem(error)}", file=sys.stderr)
+    except UnicodeDecodeError as error:
+        print(f"{program}: {not_utf8(error)}", file=sys.stderr)
+    return None
 
 
 def bad_setting(error: ValidationError) -> str:

@@ -20,7 +20,6 @@ import sys
 
 import aiohttp
 import discord
-from pydantic import ValidationError
 
 from storage import StorageError
 
@@ -29,7 +28,7 @@ from ..logs import LogFormat
 from ..logs import configure_logging as configure_shared
 from ..metrics import MetricsUnavailable
 from ..reaching import Refused, Unreachable
-from ..settings import not_utf8
+from ..settings import read_settings
 from ..web import WebTable, WebUnavailable
 from .bot import BotOptions, GatewayUnreachable, make_bot
 from .settings import DiscordSettings, settings_problem
@@ -102,13 +101,12 @@ async def reach(token: str) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        settings = DiscordSettings()  # type: ignore[call-arg]  # the token comes from the environment
-    except ValidationError as error:
-        print(f"basra-discord: {settings_problem(error)}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as error:
-        print(f"basra-discord: {not_utf8(error)}", file=sys.stderr)
+    settings = read_settings(
+        "basra-discord",
+        lambda: DiscordSettings(),  # type: ignore[call-arg]  # the token comes from the environment
+        settings_problem,
+    )
+    if settings is None:
         return 2
     token = settings.discord_bot_token.get_secret_value()
     configure_logging(settings.log_level or "INFO", settings.log_format, token=token)

@@ -22,7 +22,6 @@ import importlib.util
 import sys
 from typing import Any
 
-from pydantic import ValidationError
 from telegram import Bot, Update
 from telegram.error import InvalidToken, TelegramError
 
@@ -31,7 +30,7 @@ from storage import StorageError
 from .. import reaching
 from ..metrics import MetricsUnavailable
 from ..reaching import Refused, Unreachable
-from ..settings import not_utf8
+from ..settings import read_settings
 from ..web import WebUnavailable
 from .logs import configure_logging
 from .settings import WEBHOOK_NEEDS_SECRET, TelegramSettings, settings_problem
@@ -73,13 +72,12 @@ async def reach(settings: TelegramSettings) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        settings = TelegramSettings()  # type: ignore[call-arg]  # read from the environment
-    except ValidationError as error:
-        print(f"basra-telegram: {settings_problem(error)}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError as error:
-        print(f"basra-telegram: {not_utf8(error)}", file=sys.stderr)
+    settings = read_settings(
+        "basra-telegram",
+        lambda: TelegramSettings(),  # type: ignore[call-arg]  # read from the environment
+        settings_problem,
+    )
+    if settings is None:
         return 2
     if settings.webhook_url and importlib.util.find_spec("tornado") is None:
         print('basra-telegram: TELEGRAM_WEBHOOK_URL is set, and webhook mode needs '

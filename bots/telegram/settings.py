@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import SettingsConfigDict
 
-from ..settings import BasraSettings
+from ..settings import BasraSettings, optional_secret
 
 #: ``<bot id>:<secret>`` as BotFather hands it out (the secret is 35 characters today).
 TOKEN_PATTERN: Final = re.compile(r"^\d{3,20}:[A-Za-z0-9_-]{20,100}$")
@@ -65,12 +65,7 @@ class TelegramSettings(BasraSettings):
     @field_validator("webhook_secret")
     @classmethod
     def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
-        secret = value.get_secret_value().strip() if value is not None else ""
-        if not secret:
-            return None
-        if not SECRET_PATTERN.match(secret):
-            raise ValueError(SECRET_SHAPE)  # never the value itself
-        return SecretStr(secret)
+        return optional_secret(value, lambda secret: SECRET_PATTERN.match(secret) is not None, SECRET_SHAPE)
 
     @field_validator("api_base_url", "webhook_url")
     @classmethod
