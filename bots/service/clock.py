@@ -62,7 +62,7 @@ class SystemClock:
         timer = _LoopTimer()
 
         def fire() -> None:
-            task = loop.create_task(_logged(action))
+            task = loop.create_task(logged(action))
             timer._task = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -140,7 +140,7 @@ class ManualClock:
                 continue
             self._now = max(self._now, when)
             ran += 1
-            await _logged(action)
+            await logged(action)
         self._now = max(self._now, target)
         return ran
 
@@ -149,10 +149,12 @@ class ManualClock:
         self._now += seconds
 
 
-async def _logged(action: Action) -> None:
+async def logged(
+    action: Callable[[], Awaitable[object]], failed: str = "timed action failed", logger: logging.Logger = log
+) -> None:
+    """Await ``action()``; a failure is logged (``failed``, with its traceback), never raised.
+    A cancellation is not a failure: it is not caught."""
     try:
         await action()
-    except asyncio.CancelledError:
-        raise
     except Exception:
-        log.exception("timed action failed")
+        logger.exception(failed)

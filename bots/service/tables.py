@@ -36,7 +36,7 @@ from storage import (
 )
 
 from . import deadlines, results, telling, viewing
-from .clock import Clock
+from .clock import Clock, logged
 from .config import ServiceConfig
 from .errors import (
     LobbyNotOpen,
@@ -316,7 +316,7 @@ class Tables:
             value, notices = await decide()
             await self.deliver(notices)
         if committed is not None:
-            await _acknowledged(committed)
+            await logged(committed, "acknowledging an action failed", log)
         return value
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
@@ -487,11 +487,3 @@ class Tables:
             raise NotSeated(fresh=self.table_view(live))
         return live, seat
 
-
-async def _acknowledged(committed: Acknowledge) -> None:
-    try:
-        await committed()
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        log.exception("acknowledging an action failed")
