@@ -221,19 +221,20 @@ async def copy_matches(database: str, copies: int) -> None:
 
 
 async def store_open_matches(database: str, count: int, recent: bool = False) -> int:
-    """``count`` running 1-v-1 matches, each with a play, written an hour ago (``recent``:
-    a minute ago, and the service stopped without delivering everything); beyond
-    ``PLAYED``, copies. Returns how many there are (``count`` rounded down to whole copies)."""
+    """``count`` running 1-v-1 matches, each with a play, written an hour ago by a service
+    that stopped having delivered everything (``recent``: a minute ago, and it stopped
+    without delivering everything); beyond ``PLAYED``, copies. Returns how many there are
+    (``count`` rounded down to whole copies)."""
     long_ago = time.time() - (60 if recent else 3600)
     clock = ManualClock(start=long_ago)
     played = min(count, PLAYED)
-    async with (
-        store_for(database, clock=lambda: clock.now()) as store,
-        TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(9)) as service,
-    ):
+    async with store_for(database, clock=lambda: clock.now()) as store:
+        service = TableService(store, [Sink()], clock=clock, config=CONFIG, rng=random.Random(9))
+        await service.start()
         rng = random.Random(10)
         for table_id in await open_matches(service, played, offset=500_000):
             await play_one(service, table_id, rng)
+        await service.close(delivered=not recent)
     copies = count // played - 1  # written as the matches they copy were, with their times
     if copies > 0:
         await copy_matches(database, copies)
