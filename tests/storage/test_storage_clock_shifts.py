@@ -9,9 +9,10 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from storage import SqliteStore, Store, TableRecord
+from storage import SqliteStore, Store, TableRecord, open_store
 from storage.clocks import STEP, step
 from storage.schema import load_migrations
 
@@ -183,6 +184,36 @@ async def test_an_older_file_keeps_the_times_of_its_open_tables(db_path: Path) -
     conn.execute("INSERT INTO service_clock (name, alive_at) VALUES ('tg:1', 1500.0)")
     conn.close()
     async with SqliteStore(db_path) as store:
+        before = await store.get_table("t1")
+        assert before is not None and (before.deadline, before.due_at) == (2000.0, 1990.0)
+        assert await store.due_tables([BOT]) == [("t1", 1990.0)]
+        assert await store.resume(BOT, 1600.0, 1601.0, [BOT]) == 100.0
+        after = await store.get_table("t1")
+        assert after is not None and (after.deadline, after.due_at) == (2100.0, 2090.0)
+
+
+async def test_an_older_postgres_schema_keeps_the_times_of_its_open_tables(postgres_schema: str) -> None:
+    conn = await asyncpg.connect(postgres_schema)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at double precision NOT NULL)"
+        )
+        for migration in load_migrations("postgresql")[:8]:
+            for statement in migration.statements:
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_version VALUES ($1, $2, 0)", migration.version, migration.name
+            )
+        await conn.execute(
+            "INSERT INTO tables (table_id, chat_id, platform, owner, status, mode, created_by, created_at,"
+            " updated_at, seats, deadline, due_at) VALUES ('t1', 'tg:-5', 'tg', 'tg:1', 'running', '1v1',"
+            " 'tg:42', 1, 1, '[{\"player_id\": \"tg:42\", \"name\": \"Amr\", \"team\": 0}]', 2000.0, 1990.0)"
+        )
+        await conn.execute("INSERT INTO service_clock (name, alive_at) VALUES ('tg:1', 1500.0)")
+    finally:
+        await conn.close()
+    async with open_store(postgres_schema) as store:
         before = await store.get_table("t1")
         assert before is not None and (before.deadline, before.due_at) == (2000.0, 1990.0)
         assert await store.due_tables([BOT]) == [("t1", 1990.0)]
