@@ -18,6 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.location import is_postgres_url
 
+from .memory import Caps
 from .service.config import ServiceConfig
 
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)
@@ -63,6 +64,12 @@ class BasraSettings(BaseSettings):
     keep_finished_days: int = Field(default=0, ge=0, le=36500)
     #: How old a Telegram Mini App's login (its ``auth_date``) may be, and how long a link lasts.
     web_login_seconds: int = Field(default=600, ge=10, le=86400)
+    #: The sizes what a process keeps stops at (``bots.memory``, README *Memory*).
+    keep_table_refs: int = Field(default=Caps.table_refs, ge=1)
+    keep_write_stamps: int = Field(default=Caps.write_stamps, ge=1)
+    keep_message_digests: int = Field(default=Caps.message_digests, ge=1)
+    keep_retired_hands: int = Field(default=Caps.retired_hands, ge=1)
+    sqlite_cache_kb: int = Field(default=Caps.sqlite_cache_kb, ge=1)
 
     @field_validator("database", mode="before")
     @classmethod
@@ -103,6 +110,16 @@ class BasraSettings(BaseSettings):
         if not text:
             return cls.model_fields[str(info.field_name)].default
         return text.upper() if info.field_name == "log_level" else text.lower()
+
+    def caps(self) -> Caps:
+        """The sizes what the process keeps stops at (``bots.memory.configure``)."""
+        return Caps(
+            table_refs=self.keep_table_refs,
+            write_stamps=self.keep_write_stamps,
+            message_digests=self.keep_message_digests,
+            retired_hands=self.keep_retired_hands,
+            sqlite_cache_kb=self.sqlite_cache_kb,
+        )
 
     def service_config(self) -> ServiceConfig:
         """The table service's knobs from these settings."""

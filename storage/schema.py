@@ -77,6 +77,11 @@ def load_migrations(dialect: str = "sqlite") -> tuple[Migration, ...]:
     return tuple(found)
 
 
+#: SQLite's page cache of each connection, KiB (``PRAGMA cache_size``; SQLite's default).
+#: ``bots.memory.configure`` sets it from ``BASRA_SQLITE_CACHE_KB``.
+PAGE_CACHE_KB = 2000
+
+
 async def connect(path: Path, busy_timeout: float) -> aiosqlite.Connection:
     """Open one connection with the settings durability depends on.
 
@@ -97,6 +102,7 @@ async def connect(path: Path, busy_timeout: float) -> aiosqlite.Connection:
             raise StorageError(f"cannot use write-ahead logging for {str(path)!r}")
         await conn.execute("PRAGMA synchronous = FULL")
         await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute(f"PRAGMA cache_size = -{max(1, int(PAGE_CACHE_KB)):d}")
     except BaseException:
         await conn.close()
         raise

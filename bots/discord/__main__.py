@@ -23,7 +23,7 @@ import discord
 
 from storage import StorageError
 
-from .. import reaching
+from .. import memory, reaching
 from ..logs import LogFormat
 from ..logs import configure_logging as configure_shared
 from ..metrics import MetricsUnavailable
@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     token = settings.discord_bot_token.get_secret_value()
     configure_logging(settings.log_level or "INFO", settings.log_format, token=token)
+    memory.configure(settings.caps())
     options = BotOptions(
         database=settings.database,
         config=settings.service_config(),

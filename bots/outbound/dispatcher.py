@@ -32,6 +32,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from .. import memory
 from .budget import Budget, Limit
 from .gate import Gate, Grant
 from .shared import Shared
@@ -42,10 +43,6 @@ SENT: Final = "sent"
 SKIPPED: Final = "skipped"
 FAILED: Final = "failed"
 REFUSED: Final = "refused"
-#: The messages whose last state started is remembered (to refuse an older one after it):
-#: the latest started, about 200 bytes each. Only stamped writes are remembered: a message
-#: of its own (a reply, a notice) has no older state.
-_REMEMBERED: Final = 10_000
 #: The chats' budgets are looked over once this many are kept: those of chats with no
 #: write pending whose window is empty again are dropped (a new one is the same).
 _BUDGETS_LOOKED_OVER: Final = 1024
@@ -308,7 +305,7 @@ class Dispatcher:
         if write.stamp:
             self._started[write.key] = write.stamp
             self._started.move_to_end(write.key)
-            while len(self._started) > _REMEMBERED:
+            while len(self._started) > memory.CAPS.write_stamps:
                 self._started.popitem(last=False)
         lane.running, lane.dropped = write.key, False
         made = _CALLS.set([0])

@@ -5,7 +5,8 @@ keeping a reference neither waits for an action of the table nor conflicts with 
 
 References are read once per table and noted in memory at once; one writer per table
 stores them in the background, the newest value of each key, in one write for all the keys
-noted meanwhile. Memory holds those of the ``KEPT`` tables used last: a table beyond them
+noted meanwhile. Memory holds those of the tables used last (``memory.CAPS.table_refs``,
+1,024 unless set otherwise): a table beyond them
 (a finished one, as a rule) is read from the store again if it is ever used, so what a bot
 keeps does not grow with every match it has served.
 """
@@ -17,13 +18,11 @@ import logging
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
+
+from .. import memory
 
 log = logging.getLogger(__name__)
-
-#: The tables whose references are kept in memory, the ones used last (far more than a
-#: bot's open tables: about 1 KB each).
-KEPT: Final = 1024
 
 
 class RefStore(Protocol):
@@ -69,13 +68,14 @@ class MessageRefs:
 
     def _noted(self, table_id: str) -> TableRefs:
         """The table's entry in memory, made the latest used; the entries of the tables used
-        longest ago go beyond ``KEPT``, unless something of theirs is still to be stored."""
+        longest ago go beyond ``memory.CAPS.table_refs``, unless something of theirs is still to be stored."""
         refs = self._tables.get(table_id)
         if refs is None:
             refs = self._tables[table_id] = TableRefs()
         self._tables.move_to_end(table_id)
-        if len(self._tables) > KEPT:
-            for old in [t for t in self._tables if t not in self._pending][: len(self._tables) - KEPT]:
+        kept = memory.CAPS.table_refs
+        if len(self._tables) > kept:
+            for old in [t for t in self._tables if t not in self._pending][: len(self._tables) - kept]:
                 del self._tables[old]
         return refs
 

@@ -27,7 +27,7 @@ from telegram.error import InvalidToken, TelegramError
 
 from storage import StorageError
 
-from .. import reaching
+from .. import memory, reaching
 from ..metrics import MetricsUnavailable
 from ..reaching import Refused, Unreachable
 from ..settings import read_settings
@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings.log_level or "INFO", settings.log_format,
                       token=settings.bot_token.get_secret_value())
+    memory.configure(settings.caps())
     try:
         if (status := asyncio.run(reach(settings))) is not None:
             return status

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from telegram import InlineKeyboardButton, WebAppInfo
 
+from .. import memory
 from ..i18n import translator, user_text
 from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
@@ -44,9 +45,8 @@ if TYPE_CHECKING:
     from .outbox import Outbox, Sent
 
 log = logging.getLogger(__name__)
-#: Hand messages remembered as lines, the latest (about 200 bytes each); lines carry no
-#: buttons, so only a forged or long-stale press could name an older one.
-_RETIRED: Final = 5_000
+# Hand messages are remembered as lines, the latest ``memory.CAPS.retired_hands``; lines
+# carry no buttons, so only a forged or long-stale press could name an older one.
 HAND_KEY: Final = "hand:"
 NOTE_KEY: Final = "note:"
 
@@ -153,7 +153,7 @@ class HandMessages:
     def _retire(self, user: int, message_id: int) -> None:
         self._retired[(user, message_id)] = None
         self._retired.move_to_end((user, message_id))
-        while len(self._retired) > _RETIRED:
+        while len(self._retired) > memory.CAPS.retired_hands:
             self._retired.popitem(last=False)
 
     # -- the live hand --------------------------------------------------------------------

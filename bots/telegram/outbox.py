@@ -46,13 +46,11 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from .. import memory
 from ..outbound import note_call
 
 log = logging.getLogger(__name__)
 
-#: The messages whose content is remembered, to skip an edit that would change nothing: the
-#: latest written, a 16-byte digest each (about 250 bytes with its key), not the text.
-_REMEMBERED: Final = 5_000
 _INLINE_RETRIES: Final = (0.05, 0.25)
 _NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 #: The methods the outbox calls by name, for their answers as plain JSON.
@@ -141,7 +139,7 @@ class Outbox:
         key = (chat_id, message_id)
         self._shown[key] = _digest(content)
         self._shown.move_to_end(key)
-        while len(self._shown) > _REMEMBERED:
+        while len(self._shown) > memory.CAPS.message_digests:
             self._shown.popitem(last=False)
 
     def forget(self, chat_id: int, message_id: int) -> None:

@@ -7,8 +7,9 @@ import asyncio
 import tracemalloc
 from typing import Any
 
+from bots import memory
 from bots.outbound import SENT, Dispatcher, Limit, Outcome, Write
-from bots.outbound.refs import KEPT, MessageRefs
+from bots.outbound.refs import MessageRefs
 
 QUICK = Limit(1000, 0.01)  # a window that empties almost at once
 
@@ -60,13 +61,14 @@ class Rows:
 async def test_the_references_of_the_tables_used_last_are_kept_and_the_others_read_again() -> None:
     rows = Rows()
     refs = MessageRefs(rows)
-    for n in range(3 * KEPT):
+    cap = memory.CAPS.table_refs
+    for n in range(3 * cap):
         await refs.of(f"t{n}")
         refs.keep(f"t{n}", "table", [-100, n, 1])
         await asyncio.sleep(0)  # its writer stores it
     await refs.flush()
-    kept = [n for n in range(3 * KEPT) if refs.known(f"t{n}") is not None]
-    assert kept == list(range(2 * KEPT, 3 * KEPT))
+    kept = [n for n in range(3 * cap) if refs.known(f"t{n}") is not None]
+    assert kept == list(range(2 * cap, 3 * cap))
     # One used long ago is read again, whole.
     reads = rows.reads
     assert (await refs.of("t0")).values == {"table": [-100, 0, 1]}
