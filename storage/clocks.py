@@ -118,17 +118,31 @@ def due_query(
     return f"{each} ORDER BY due, table_id{f' LIMIT {limit}' if limit is not None else ''}"
 
 
-def changed_query(owners: str, since: str) -> str:
-    """SQL: the ids of the tables of the bots ``owners`` (a placeholder list, in SQL's own
-    parentheses or as ``= ANY(...)``, whole) written at or after ``since``, the latest first:
-    the open ones and the closed ones each from their index of writes, not the whole table."""
-    parts = [
-        f"SELECT table_id, updated_at FROM tables WHERE owner {owners} AND {status} AND updated_at >= {since}"
-        for status in (OPEN, CLOSED)
-    ]
-    return f"{parts[0]} UNION ALL {parts[1]} ORDER BY updated_at DESC, table_id"
+def changed_query(
+    owners: Sequence[str], since: str, before: tuple[str, str] | None, limit: str | None
+) -> str:
+    """SQL: ``(table_id, updated_at)`` of the tables of the bots ``owners`` (placeholders)
+    written at or after ``since``, the latest first (then by id); with ``before`` (the
+    placeholders of a row's ``updated_at`` and id), only those after that row in this
+    order; at most ``limit``. Each bot's open and closed tables are read from their own
+    index of writes, a few at a time, not the whole table."""
+    parts = []
+    for owner in owners:
+        for status in (OPEN, CLOSED):
+            where = [f"owner = {owner}", status, f"updated_at >= {since}"]
+            if before is not None:
+                at, table_id = before
+                where.append(f"(updated_at < {at} OR (updated_at = {at} AND table_id > {table_id}))")
+            parts.append(
+                f"SELECT table_id, updated_at FROM tables WHERE {' AND '.join(where)}"
+                f" ORDER BY updated_at DESC, table_id{f' LIMIT {limit}' if limit is not None else ''}"
+            )
+    each = " UNION ALL ".join(
+        f"SELECT table_id, updated_at FROM ({part}) AS of_{n}" for n, part in enumerate(parts)
+    )
+    return f"{each} ORDER BY updated_at DESC, table_id{f' LIMIT {limit}' if limit is not None else ''}"
 
 
 def due_rows(rows: Iterable[Any]) -> list[tuple[str, float]]:
-    """``due_query``'s rows as ``(table_id, due)``."""
+    """``due_query``'s and ``changed_query``'s rows as ``(table_id, time)``."""
     return [(str(row[0]), float(row[1])) for row in rows]

@@ -167,11 +167,21 @@ class TableStore(Protocol):
         the store's clock); with ``player``, only the tables where that player has a seat.
         One statement."""
 
-    async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
-        """The ids of every table of ``owners``, open or closed, written at or after ``since``
-        (the store's clock), the latest written first: what a service that stopped without
-        delivering everything draws again. One statement; rows are not read whole, so a
-        damaged one is listed too."""
+    async def changed_tables(
+        self,
+        owners: Sequence[str],
+        since: float,
+        *,
+        before: tuple[str, float] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, float]]:
+        """``(table_id, updated_at)`` of every table of ``owners``, open or closed, written at
+        or after ``since`` (the store's clock), the latest written first (then by id): what a
+        service that stopped without delivering everything draws again. With ``before``
+        (a ``(table_id, updated_at)`` it returned), only those after it in that order; at
+        most ``limit``: so the list is read a page at a time as it is drawn. One statement,
+        reading each bot's indexes of writes; rows are not read whole, so a damaged one is
+        listed too."""
 
     async def due_tables(
         self,

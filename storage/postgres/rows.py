@@ -51,8 +51,6 @@ _MOVE_CHAT: Final = (
     f" WHERE chat_id = $1 AND NOT {OPEN}",
 )
 
-_CHANGED: Final = clocks.changed_query("= ANY($1::text[])", "$2::double precision")
-
 # A stop moves every clock of a bot by its length: its shift (``storage.clocks``).
 _SHIFT: Final = (
     "INSERT INTO clock_shifts AS c (owner, shift) VALUES ($1, $2)"
@@ -137,13 +135,32 @@ class PostgresRows(Connected):
 
         return await self._read(work)
 
-    async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
-        if not owners:
+    async def changed_tables(
+        self,
+        owners: Sequence[str],
+        since: float,
+        *,
+        before: tuple[str, float] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, float]]:
+        if not owners or (limit is not None and limit < 1):
             return []
+        args: list[object] = [*owners, since]
+        cursor = None
+        if before is not None:
+            args.extend((before[1], before[0]))
+            cursor = (f"${len(args) - 1}::double precision", f"${len(args)}::text")
+        if limit is not None:
+            args.append(limit)
+        sql = clocks.changed_query(
+            [f"${n}" for n in range(1, len(owners) + 1)],
+            f"${len(owners) + 1}::double precision",
+            cursor,
+            None if limit is None else f"${len(args)}",
+        )
 
-        async def work(conn: Connection) -> list[str]:
-            rows = await conn.fetch(_CHANGED, list(owners), since)
-            return [str(row[0]) for row in rows]
+        async def work(conn: Connection) -> list[tuple[str, float]]:
+            return clocks.due_rows(await conn.fetch(sql, *args))
 
         return await self._read(work)
 

@@ -131,16 +131,29 @@ class SqliteRows(Connected):
 
         return await self._read(work)
 
-    async def changed_tables(self, owners: Sequence[str], since: float) -> list[str]:
-        if not owners:
+    async def changed_tables(
+        self,
+        owners: Sequence[str],
+        since: float,
+        *,
+        before: tuple[str, float] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, float]]:
+        if not owners or (limit is not None and limit < 1):
             return []
         params: dict[str, Any] = {f"o{n}": owner for n, owner in enumerate(owners)}
-        params["since"] = since
-        sql = clocks.changed_query(f"IN ({', '.join(f':o{n}' for n in range(len(owners)))})", ":since")
+        params.update(since=since, limit=limit)
+        if before is not None:
+            params.update(before_id=before[0], before_at=before[1])
+        sql = clocks.changed_query(
+            [f":o{n}" for n in range(len(owners))],
+            ":since",
+            None if before is None else (":before_at", ":before_id"),
+            None if limit is None else ":limit",
+        )
 
-        async def work(conn: aiosqlite.Connection) -> list[str]:
-            rows = await conn.execute_fetchall(sql, params)
-            return [str(row[0]) for row in rows]
+        async def work(conn: aiosqlite.Connection) -> list[tuple[str, float]]:
+            return clocks.due_rows(await conn.execute_fetchall(sql, params))
 
         return await self._read(work)
 

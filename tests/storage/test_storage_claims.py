@@ -83,11 +83,31 @@ async def test_changed_tables_are_the_bots_tables_written_since_a_moment_latest_
     running = await store.create_table(new_table(chat_id="tg:-2", owner=BOT))
     await store.create_table(new_table(chat_id="tg:-3", owner=OTHER_BOT, status="cancelled"))
     gone = await store.create_table(new_table(chat_id="tg:-4", owner=BOT, status="expired"))
-    latest_first = [gone.table_id, running.table_id, done.table_id]
+    latest_first = [(t.table_id, t.updated_at) for t in (gone, running, done)]
     assert await store.changed_tables([BOT], done.updated_at) == latest_first
-    assert await store.changed_tables([BOT], gone.updated_at) == [gone.table_id]
+    assert await store.changed_tables([BOT], gone.updated_at) == latest_first[:1]
     assert await store.changed_tables([OTHER_BOT, BOT], gone.updated_at + 1) == []
     assert await store.changed_tables([], 0.0) == []
+
+
+async def test_changed_tables_are_read_a_page_at_a_time(store: Store, new_table: NewTable) -> None:
+    for n in range(3):
+        await store.create_table(new_table(chat_id=f"tg:-{n}", owner=BOT))
+    await store.create_table(new_table(chat_id="tg:-8", owner=OTHER_BOT))
+    await store.create_table(new_table(chat_id="tg:-9", owner=BOT, status="finished"))
+    everything = await store.changed_tables([BOT, OTHER_BOT], 0.0)
+    times = [at for _, at in everything]
+    assert len(everything) == 5 and times == sorted(times, reverse=True)
+    pages: list[tuple[str, float]] = []
+    before = None
+    while True:
+        page = await store.changed_tables([BOT, OTHER_BOT], 0.0, before=before, limit=2)
+        pages.extend(page)
+        if len(page) < 2:
+            break
+        before = page[-1]
+    assert pages == everything
+    assert await store.changed_tables([BOT], 0.0, limit=0) == []
 
 
 async def test_claim_due_takes_due_open_tables_once_until_the_lease_runs_out(
