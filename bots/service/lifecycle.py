@@ -40,6 +40,8 @@ DELIVERED = " delivered"
 #: before it are drawn again during start-up; the others follow, this many a second.
 REDRAW_AT_ONCE = 20
 REDRAW_PER_SECOND = 4.0
+#: How many of those tables are listed at a time, as the drawing reaches them.
+REDRAW_PAGE = 100
 #: How often a process on a shared store forgets the rate windows and message marks nobody
 #: used for ``IDLE_FOR`` seconds (``Store.forget_idle``).
 FORGET_EVERY = 3600.0
@@ -64,8 +66,10 @@ class Lifecycle:
         self._clock = clock
         self._config = config
         #: Tables to draw again after a stop that may not have delivered everything
-        #: (``start``), the latest written first.
+        #: (``start``), the latest written first: a page of them at a time, and where the
+        #: next page starts (the last listed, and what they were written since), if any.
         self._backlog: deque[str] = deque()
+        self._listed: tuple[tuple[str, float], float] | None = None
         #: What runs after each heartbeat, each keeping its own pace (pruning old matches).
         self.chores: list[Callable[[], Awaitable[object]]] = []
 
@@ -96,19 +100,25 @@ class Lifecycle:
         clean = last is not None and delivered is not None and delivered >= last
         if redeliver and not clean:
             stopped = last if last is not None and not self._t.shared else now
-            since = stopped - self._config.redeliver_seconds
-            self._backlog.extend(await self._store.changed_tables(owners, since))
+            await self._list_more(stopped - self._config.redeliver_seconds, None)
         self._schedule_heartbeat()
         if self._t.shared:
             self._schedule_takeover()
         for _ in range(REDRAW_AT_ONCE):
-            if not self._backlog:
+            if not await self._redraw_next():
                 break
-            await self._redraw_next()
         self._schedule_redraw()
 
+    async def _list_more(self, since: float, before: tuple[str, float] | None) -> None:
+        """List the next page of tables to draw again: written at or after ``since``, after
+        ``before`` (the last listed) in the order latest first."""
+        owners = sorted(self._t.owners.values())
+        page = await self._store.changed_tables(owners, since, before=before, limit=REDRAW_PAGE)
+        self._backlog.extend(table_id for table_id, _ in page)
+        self._listed = (page[-1], since) if len(page) == REDRAW_PAGE else None
+
     def _schedule_redraw(self) -> None:
-        if self._backlog and self._heartbeat is not None:
+        if (self._backlog or self._listed is not None) and self._heartbeat is not None:
             when = self._clock.now() + 1.0 / REDRAW_PER_SECOND
             self._redrawing = self._clock.call_at(when, self._redraw_step)
 
@@ -121,10 +131,23 @@ class Lifecycle:
             self._t.busy -= 1
             self._schedule_redraw()
 
-    async def _redraw_next(self) -> None:
+    async def _redraw_next(self) -> bool:
         """Draw the next table of the backlog again, unless it was touched since the start
-        (its own action drew it then)."""
-        table_id = self._backlog.popleft()
+        (its own action drew it then); the next page is listed when it is reached. False if
+        there was none left."""
+        if not self._backlog and self._listed is not None:
+            last, since = self._listed
+            try:
+                await self._list_more(since, last)
+            except StorageError as error:
+                log.error("the tables to draw again could not be listed: %s", error)
+                return True  # tried again at the next step
+        if not self._backlog:
+            return False
+        await self._redraw(self._backlog.popleft())
+        return True
+
+    async def _redraw(self, table_id: str) -> None:
         if table_id in self._t.live:
             return
         try:
@@ -236,6 +259,7 @@ class Lifecycle:
             self._redrawing.cancel()
             self._redrawing = None
         self._backlog.clear()
+        self._listed = None
         self._timers.sleep_no_more()
         for live in list(self._t.live.values()):
             live.cancel_timer()

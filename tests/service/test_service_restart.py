@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
-from bots.service import LobbyView, ManualClock, TableService
+import pytest
+
+from bots.service import LobbyView, ManualClock, TableService, lifecycle
 from bots.service.lifecycle import REDRAW_AT_ONCE, REDRAW_PER_SECOND
 from storage import SqliteStore
 from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform, play_out
@@ -90,3 +93,34 @@ async def test_after_a_stop_that_did_not_the_latest_tables_are_drawn_first_and_t
             assert len({n.table_id for n in after.notices}) == REDRAW_AT_ONCE + 10
             once = [n.table_id for n in after.notices if n.table_id == touched]
             assert len(once) == 1  # its join, not a redraw
+
+
+async def test_the_tables_to_draw_again_are_listed_a_page_at_a_time_as_the_drawing_reaches_them(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lifecycle, "REDRAW_PAGE", 7)
+    clock = ManualClock()
+    count = REDRAW_AT_ONCE + 10
+    async with SqliteStore(db_path) as store:
+        service = TableService(store, [FakePlatform()], clock=clock, config=QUIET, rng=random.Random(5))
+        await service.start()
+        opened = await open_lobbies(service, count)
+        await service.close()  # some messages may not have gone out
+
+        listed: list[int] = []
+        changed_tables = store.changed_tables
+
+        async def listing(*args: Any, **kwargs: Any) -> list[tuple[str, float]]:
+            page = await changed_tables(*args, **kwargs)
+            listed.append(len(page))
+            return page
+
+        monkeypatch.setattr(store, "changed_tables", listing)
+        after = FakePlatform()
+        async with TableService(store, [after], clock=clock, config=QUIET) as again:
+            assert [n.table_id for n in after.notices] == list(reversed(opened))[:REDRAW_AT_ONCE]
+            assert listed == [7, 7, 7]  # only what the first 20 needed
+            await clock.advance(10.5 / REDRAW_PER_SECOND)
+            assert [n.table_id for n in after.notices] == list(reversed(opened))
+            assert listed == [7, 7, 7, 7, 2]
+            assert again.table_counts() == {"lobby": count}
