@@ -20,29 +20,52 @@ from typing import Literal, Protocol
 from .views import HandView, LobbyEnd, LobbyView, MatchResultView, RoundResultView, TableView
 
 
-class _AboutALobby:
-    """Where a lobby notice goes: the lobby's chat, for everyone."""
+class _ForTheChat:
+    """Where a public notice goes: the chat of the view it is ``about``, for everyone."""
 
     __slots__ = ()
-    lobby: LobbyView
+    public = True
+
+    @property
+    def about(self) -> LobbyView | TableView | RoundResultView | MatchResultView:
+        raise NotImplementedError
 
     @property
     def chat_id(self) -> str:
-        return self.lobby.chat_id
+        return self.about.chat_id
 
     @property
     def table_id(self) -> str:
-        return self.lobby.table_id
+        return self.about.table_id
 
     @property
     def player_id(self) -> None:
         return None
 
 
+class _AboutALobby(_ForTheChat):
+    __slots__ = ()
+    lobby: LobbyView
+
+    @property
+    def about(self) -> LobbyView:
+        return self.lobby
+
+
+class _AboutAResult(_ForTheChat):
+    __slots__ = ()
+    result: RoundResultView | MatchResultView
+
+    @property
+    def about(self) -> RoundResultView | MatchResultView:
+        return self.result
+
+
 class _AboutAHand:
     """Where a hand notice goes: to the hand's player only."""
 
     __slots__ = ()
+    public = False
     hand: HandView
 
     @property
@@ -58,25 +81,6 @@ class _AboutAHand:
         return self.hand.player_id
 
 
-class _AboutAResult:
-    """Where a result goes: the table's chat, for everyone."""
-
-    __slots__ = ()
-    result: RoundResultView | MatchResultView
-
-    @property
-    def chat_id(self) -> str:
-        return self.result.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.result.table_id
-
-    @property
-    def player_id(self) -> None:
-        return None
-
-
 @dataclass(frozen=True, slots=True)
 class LobbyUpdated(_AboutALobby):
     """Show or edit the lobby message in the chat."""
@@ -84,7 +88,6 @@ class LobbyUpdated(_AboutALobby):
     lobby: LobbyView
     lang: str
     kind: Literal["lobby_updated"] = "lobby_updated"
-    public = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,29 +98,19 @@ class LobbyClosed(_AboutALobby):
     reason: LobbyEnd
     lang: str
     kind: Literal["lobby_closed"] = "lobby_closed"
-    public = True
 
 
 @dataclass(frozen=True, slots=True)
-class TableUpdated:
+class TableUpdated(_ForTheChat):
     """Show or edit the public table message (one per round: a new round is ``table.round_no``)."""
 
     table: TableView
     lang: str
     kind: Literal["table_updated"] = "table_updated"
-    public = True
 
     @property
-    def chat_id(self) -> str:
-        return self.table.chat_id
-
-    @property
-    def table_id(self) -> str:
-        return self.table.table_id
-
-    @property
-    def player_id(self) -> None:
-        return None
+    def about(self) -> TableView:
+        return self.table
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +120,6 @@ class HandUpdated(_AboutAHand):
     hand: HandView
     lang: str
     kind: Literal["hand_updated"] = "hand_updated"
-    public = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +132,6 @@ class YourTurn(_AboutAHand):
     hand: HandView
     lang: str
     kind: Literal["your_turn"] = "your_turn"
-    public = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +142,6 @@ class ClockWarning(_AboutAHand):
     seconds_left: int
     lang: str
     kind: Literal["clock_warning"] = "clock_warning"
-    public = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +151,6 @@ class RoundEnded(_AboutAResult):
     result: RoundResultView
     lang: str
     kind: Literal["round_ended"] = "round_ended"
-    public = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +160,6 @@ class MatchEnded(_AboutAResult):
     result: MatchResultView
     lang: str
     kind: Literal["match_ended"] = "match_ended"
-    public = True
 
 
 @dataclass(frozen=True, slots=True)
