@@ -213,12 +213,8 @@ class Handlers(Privacy):
 
     async def practice(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)
-        if message.chat.type != ChatType.PRIVATE:
-            link = InlineKeyboardButton(t.gettext("Open the bot"),
-                                        url=f"https://t.me/{self.delivery.bot_username}")
-            await self.reply_text(message, t.gettext(
-                "Practice matches are played in private chat with me: open it and send /practice."),
-                [[link]])
+        if not await self.in_private(message, t, t.gettext(
+                "Practice matches are played in private chat with me: open it and send /practice.")):
             return
         players = 4 if any(a in ("4", "2v2") for a in args) else 2
         level = next((a.lower() for a in args if a.lower() in LEVEL_WORDS), "beginner")

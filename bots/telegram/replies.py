@@ -116,6 +116,15 @@ class Replies:
                          buttons: list[list[InlineKeyboardButton]] | None = None) -> None:
         await self.reply(message, Content(_escape(text), keyboard((), buttons or [])))
 
+    async def in_private(self, message: Message, t: Translator, elsewhere: str) -> bool:
+        """Whether ``message`` came in a private chat; from anywhere else it is answered with
+        ``elsewhere`` (what to do in private) and a button that opens the chat with the bot."""
+        if is_private_message(message):
+            return True
+        link = InlineKeyboardButton(t.gettext("Open the bot"), url=f"https://t.me/{self.delivery.bot_username}")
+        await self.reply_text(message, elsewhere, [[link]])
+        return False
+
     async def probe(self, message: Message, person: Person, t: Translator) -> bool:
         """Make sure the bot can write to ``person`` in private; if not, say so in the group."""
         user = int(person.player_id.partition(":")[2])
