@@ -13,14 +13,7 @@ import discord
 
 from ..i18n import N_, Translator
 from ..render import Action
-from ..render.privacy import (
-    confirm_expired,
-    expired_text,
-    forgotten_text,
-    kept_text,
-    render_forget_confirm,
-    render_privacy,
-)
+from ..render.privacy import answer_erase, render_forget_confirm, render_privacy
 from ..service import TableService, player_id
 from .messages import message_parts
 from .replies import Reply
@@ -44,11 +37,7 @@ async def press(
 ) -> None:
     """Erase or Cancel: the question becomes its answer, for the presser alone."""
     reply = Reply(interaction, "update")
-    if action.verb == "keep":
-        text = kept_text(t)
-    elif confirm_expired(action, time.time()):
-        text = expired_text(t, FORGET_COMMAND)
-    else:
-        await reply.within(service.forget(player_id("dc", interaction.user.id)))
-        text = forgotten_text(t)
+    text = await answer_erase(
+        action, t, FORGET_COMMAND, lambda: reply.within(service.forget(player_id("dc", interaction.user.id)))
+    )
     await reply.show(content=text, embed=None, view=None)

@@ -7,6 +7,8 @@ Erase erases themself only, so a button pressed by someone else could erase nobo
 
 from __future__ import annotations
 
+import time
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from ..i18n import Translator
@@ -90,6 +92,19 @@ def kept_text(t: Translator) -> str:
 def expired_text(t: Translator, forget_command: str) -> str:
     return t.gettext("This question has expired and nothing was erased. Send {command} again to"
                      " erase your data.", command=forget_command)
+
+
+async def answer_erase(
+    action: Action, t: Translator, forget_command: str, forget: Callable[[], Awaitable[object]]
+) -> str:
+    """What the question's Erase or Cancel press becomes: nothing erased (Cancel, or the
+    question expired), or everything, once ``forget()`` has erased it."""
+    if action.verb == "keep":
+        return kept_text(t)
+    if confirm_expired(action, time.time()):
+        return expired_text(t, forget_command)
+    await forget()
+    return forgotten_text(t)
 
 
 def unknown_command_text(t: Translator, help_command: str) -> str:

@@ -10,20 +10,12 @@ from __future__ import annotations
 
 import time
 
-from telegram import CallbackQuery, InlineKeyboardButton, Message
+from telegram import CallbackQuery, Message
 from telegram.constants import ChatType
 
 from ..render import Action
 from ..render.actions import ERASE_VERBS
-from ..render.privacy import (
-    confirm_expired,
-    expired_text,
-    forgotten_text,
-    kept_text,
-    render_forget_confirm,
-    render_privacy,
-    unknown_command_text,
-)
+from ..render.privacy import answer_erase, render_forget_confirm, render_privacy, unknown_command_text
 from ..service import BadInput, Person, raw_id
 from .contents import escape
 from .outbox import Content
@@ -39,11 +31,8 @@ class Privacy(Presses):
 
     async def forget(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)
-        if message.chat.type != ChatType.PRIVATE:
-            link = InlineKeyboardButton(t.gettext("Open the bot"),
-                                        url=f"https://t.me/{self.delivery.bot_username}")
-            await self.reply_text(message, t.gettext(
-                "Your data is erased in private chat with me: open it and send /forget."), [[link]])
+        if not await self.in_private(message, t, t.gettext(
+                "Your data is erased in private chat with me: open it and send /forget.")):
             return
         await self.reply(message, render_forget_confirm(t, time.time()))
 
@@ -69,13 +58,7 @@ class Privacy(Presses):
         ):
             raise BadInput("an erase button outside the presser's private chat")
         t = await self.language(chat, person)
-        if action.verb == "keep":
-            text = kept_text(t)
-        elif confirm_expired(action, time.time()):
-            text = expired_text(t, "/forget")
-        else:
-            await self.service.forget(person.player_id)
-            text = forgotten_text(t)
+        text = await answer_erase(action, t, "/forget", lambda: self.service.forget(person.player_id))
         self.delivery.edit(message.chat_id, message.message_id, Content(escape(text), None))
         return False
 
