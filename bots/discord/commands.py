@@ -9,6 +9,7 @@ when it can be, so the channel sees who opened it).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -259,12 +260,36 @@ def _language(choice: str | None) -> str | None:
     return choice if choice in SUPPORTED else None
 
 
+Answer = Callable[[Commands, Reply], Awaitable[None]]
+
+#: The commands that take nothing (but ``rules``, declared in its place among the others): each
+#: one's name, description and answer, in the order Discord lists them.
+PLAIN: tuple[tuple[str, str, Answer], ...] = (
+    ("resign", texts.RESIGN, Commands.resign),
+    ("help", texts.HELP, Commands.help),
+    ("hand", texts.HAND, Commands.hand),
+    ("record", texts.RECORD, Commands.record),
+    ("privacy", erasing.PRIVACY, Commands.privacy),
+    ("forget", erasing.FORGET, Commands.forget),
+)
+
+
 class BasraGroup(app_commands.Group):
     """``/basra …``: Discord's declaration of the commands (names English, texts bilingual)."""
 
     def __init__(self, commands: Commands) -> None:
         super().__init__(name="basra", description=bilingual(texts.GROUP), guild_only=True)
         self.impl = commands
+        for name, description, answer in PLAIN:
+            self.add_command(self._plain(name, description, answer))
+
+    def _plain(self, name: str, description: str, answer: Answer) -> app_commands.Command[Any, ..., None]:
+        """A command that takes nothing, answered to the one who asked alone."""
+
+        async def plain(interaction: discord.Interaction[Any]) -> None:
+            await self.impl.run(interaction, name, "ephemeral", lambda reply: answer(self.impl, reply))
+
+        return app_commands.Command(name=name, description=bilingual(description), callback=plain)
 
     @app_commands.command(name="new", description=bilingual(texts.NEW))
     @app_commands.describe(mode=bilingual(texts.NEW_MODE), players=bilingual(texts.NEW_PLAYERS))
@@ -327,27 +352,3 @@ class BasraGroup(app_commands.Group):
                 my_language.value if my_language else None,
             ),
         )
-
-    @app_commands.command(name="resign", description=bilingual(texts.RESIGN))
-    async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        await self.impl.run(interaction, "resign", "ephemeral", self.impl.resign)
-
-    @app_commands.command(name="help", description=bilingual(texts.HELP))
-    async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await self.impl.run(interaction, "help", "ephemeral", self.impl.help)
-
-    @app_commands.command(name="hand", description=bilingual(texts.HAND))
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self.impl.run(interaction, "hand", "ephemeral", self.impl.hand)
-
-    @app_commands.command(name="record", description=bilingual(texts.RECORD))
-    async def record(self, interaction: discord.Interaction[Any]) -> None:
-        await self.impl.run(interaction, "record", "ephemeral", self.impl.record)
-
-    @app_commands.command(name="privacy", description=bilingual(erasing.PRIVACY))
-    async def privacy(self, interaction: discord.Interaction[Any]) -> None:
-        await self.impl.run(interaction, "privacy", "ephemeral", self.impl.privacy)
-
-    @app_commands.command(name="forget", description=bilingual(erasing.FORGET))
-    async def forget(self, interaction: discord.Interaction[Any]) -> None:
-        await self.impl.run(interaction, "forget", "ephemeral", self.impl.forget)
