@@ -22,6 +22,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 from core import Match, Rules
@@ -51,34 +52,24 @@ class Hosted:
         return self.host.store if self.host is not None else None
 
 
+@dataclass(eq=False)
 class Host:
     """The store, the service, the web table and the metrics of one bot process."""
 
-    def __init__(
-        self,
-        database: str | Path,
-        *,
-        config: ServiceConfig,
-        metrics: Metrics,
-        metrics_server: MetricsServer | None = None,
-        clock: Clock | None = None,
-        rng: random.Random | None = None,
-        web: WebTable | None = None,
-        match_factory: Callable[[int, Rules], Match] | None = None,
-    ) -> None:
-        self.database = database
-        self.config = config
-        self.metrics = metrics
-        self.metrics_server = metrics_server
-        self.clock = clock
-        self.rng = rng
-        self.web = web
-        self.match_factory = match_factory
-        self.store: Store | None = None
-        self.service: TableService | None = None
-        #: This process's lead of its bot, when it leads (``start(lead=...)``).
-        self.lead: Lead | None = None
-        self._leading = contextlib.AsyncExitStack()
+    database: str | Path
+    _: KW_ONLY
+    config: ServiceConfig
+    metrics: Metrics
+    metrics_server: MetricsServer | None = None
+    clock: Clock | None = None
+    rng: random.Random | None = None
+    web: WebTable | None = None
+    match_factory: Callable[[int, Rules], Match] | None = None
+    store: Store | None = field(default=None, init=False)
+    service: TableService | None = field(default=None, init=False)
+    #: This process's lead of its bot, when it leads (``start(lead=...)``).
+    lead: Lead | None = field(default=None, init=False)
+    _leading: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack, init=False)
 
     async def serve_metrics(self) -> None:
         """Health and metrics first: they answer while the rest starts."""

@@ -134,7 +134,7 @@ async def play(args: argparse.Namespace, lines: TextIO, out: TextIO) -> int:
             return 1
         async with keys_for(lines) as keys:
             screen = screen_for(out)
-            await TerminalSession(service, platform, person, keys, screen, t, said).run(table_id)
+            await TerminalSession(service, platform, person, keys, screen, t, tuple(said)).run(table_id)
         await service.drain()
     return 0
 

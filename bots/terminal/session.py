@@ -131,30 +131,25 @@ class TerminalPlatform:
         return plays
 
 
+@dataclass(eq=False)
 class TerminalSession:
     """One person playing one practice match at the terminal."""
 
-    def __init__(
-        self,
-        service: TableService,
-        platform: TerminalPlatform,
-        person: Person,
-        keys: Keys,
-        screen: Screen,
-        t: Translator,
-        head: Sequence[str] = (),
-    ) -> None:
-        self.service = service
-        self.platform = platform
-        self.person = person
-        self.keys = keys
-        self.screen = screen
-        self.t = t
-        self.head = (*head, t.gettext(KEYS))
-        self.notes: tuple[str, ...] = ()
-        self.prompt: str | None = None
-        self.typed = ""
-        self.choices: list[Choice] = []
+    service: TableService
+    platform: TerminalPlatform
+    person: Person
+    keys: Keys
+    screen: Screen
+    t: Translator
+    #: Above every screen: what was said at the start (until the first answer), then the keys.
+    head: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=(), init=False)
+    prompt: str | None = field(default=None, init=False)
+    typed: str = field(default="", init=False)
+    choices: list[Choice] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        self.head = (*self.head, self.t.gettext(KEYS))
 
     # -- the screen ----------------------------------------------------------------
 
