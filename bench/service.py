@@ -198,6 +198,9 @@ async def copy_matches(database: str, copies: int) -> None:
                     f" FROM events e JOIN tables t USING (table_id), {series}"
                     f" WHERE t.{_OPEN} AND strpos(table_id, '.') = 0", copies,
                 )
+            # As after any bulk load (a restore too): the planner's figures for the tables as
+            # they now are, which autovacuum would gather a little later.
+            await connection.execute("ANALYZE tables, events")
         finally:
             await connection.close()
         return
