@@ -220,3 +220,21 @@ async def test_an_older_postgres_schema_keeps_the_times_of_its_open_tables(postg
         assert await store.resume(BOT, 1600.0, 1601.0, [BOT]) == 100.0
         after = await store.get_table("t1")
         assert after is not None and (after.deadline, after.due_at) == (2100.0, 2090.0)
+
+
+async def test_a_table_written_under_another_bot_keeps_its_times_and_moves_with_that_bots_stops(
+    store: Store, new_table: NewTable
+) -> None:
+    table = await store.create_table(new_table(owner=BOT, status="running", deadline=1000.0, due_at=990.0))
+    await stop(store, BOT, 400.0, 60.0)
+    await stop(store, OTHER_BOT, 400.0, 25.0)
+    moved = await store.get_table(table.table_id)
+    assert moved is not None
+    theirs = await store.update_table(moved.model_copy(update={"owner": OTHER_BOT}))
+    assert (theirs.owner, theirs.deadline, theirs.due_at) == (OTHER_BOT, 1060.0, 1050.0)
+    await stop(store, BOT, 2000.0, 100.0)  # no longer its bot
+    assert await store.get_table(table.table_id) == theirs
+    await stop(store, OTHER_BOT, 2000.0, 5.0)
+    again = await store.get_table(table.table_id)
+    assert again is not None and (again.deadline, again.due_at) == (1065.0, 1055.0)
+    assert await store.due_tables([OTHER_BOT]) == [(table.table_id, 1055.0)]
