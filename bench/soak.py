@@ -1,7 +1,7 @@
 """Does the bot's memory stay flat while matches come and go? A real bot process, for long.
 
     python bench/soak.py --minutes 60             # 10 matches turning over for an hour
-    python bench/soak.py --minutes 2 --matches 4  # the short run a test makes
+    python bench/soak.py --minutes 1 --every 20 --matches 4 --plays 8 --pace 0.3  # a test's
 
 One ``python -m bots.telegram`` process polls the fake Bot API over HTTP (Telegram's real
 limits) on a new SQLite file, or on a new schema of ``--database`` (a PostgreSQL URL).
@@ -16,7 +16,14 @@ Printed each minute: the bot process's resident memory (``VmRSS`` of
 (the answer → the group's table shows the play or a later state). Last, the slope of
 resident memory after the warm-up (the first ``--warmup`` minutes, by default a third of
 the run, at most 10), a least-squares line through the minutes' figures, in MB an hour,
-and per finished match.
+and per finished match. ``--every`` prints a line that many seconds instead (the first
+column is still the minutes since the start), ``--pace`` scales the people's thinking.
+
+``--small-caps`` sets what the bot keeps small (``bots.memory``), so that the caches are
+full after the warm-up and the slope is that of what no cap holds; ``--probe FOLDER``
+writes what the process holds each line (``bench/probe/sitecustomize.py``: objects by type,
+the heap, SQLite's memory, pymalloc, resident memory by kind of mapping) and a report of
+what grew after the warm-up, by traceback too with ``--trace N`` (tracemalloc's frames).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import argparse
 import asyncio
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -59,15 +67,17 @@ class Minute:
 
 
 class Soak:
-    def __init__(self, server: FakeTelegram, front: HttpFront, plays: int, end: float, seed: int) -> None:
+    def __init__(self, server: FakeTelegram, front: HttpFront, plays: int, end: float, seed: int,
+                 every: float = 60.0, pace: float = 1.0) -> None:
         self.server, self.front, self.plays, self.end = server, front, plays, end
+        self.every, self.pace = every, pace
         self.rng = random.Random(seed)
         self.start = time.perf_counter()
         self.minutes: list[Minute] = [Minute()]
 
     @property
     def now_minute(self) -> Minute:
-        while len(self.minutes) <= int((time.perf_counter() - self.start) // 60):
+        while len(self.minutes) <= int((time.perf_counter() - self.start) // self.every):
             self.minutes.append(Minute())
         return self.minutes[-1]
 
@@ -129,12 +139,12 @@ class Soak:
             if version in seen:
                 await asyncio.sleep(0.05)
                 continue
-            await asyncio.sleep(self.rng.uniform(2.0, 6.0))
+            await asyncio.sleep(self.rng.uniform(2.0, 6.0) * self.pace)
             self.front.press(user, hand, card)
             confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
             if confirm is None:
                 continue
-            await asyncio.sleep(self.rng.uniform(0.5, 1.0))
+            await asyncio.sleep(self.rng.uniform(0.5, 1.0) * self.pace)
             update = self.server.user_presses(user, hand, confirm)
             pressed = time.perf_counter()
             self.server.queue_update(update)
@@ -151,7 +161,7 @@ class Soak:
 
     async def turn_over(self, pair: Pair) -> None:
         """Match after match until the time is up: play, resign, open the next."""
-        await asyncio.sleep(self.rng.uniform(0, 5))
+        await asyncio.sleep(self.rng.uniform(0, 5) * self.pace)
         while time.perf_counter() < self.end:
             if not await self.open_match(pair):
                 await asyncio.sleep(1.0)
@@ -178,8 +188,63 @@ def slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
 
 
+#: ``--small-caps``: what a process keeps stops at sizes a few minutes fill (``bots.memory``),
+#: so that what grows after the warm-up is what no cap holds.
+SMALL_CAPS = {"BASRA_KEEP_TABLE_REFS": "16", "BASRA_KEEP_WRITE_STAMPS": "300",
+              "BASRA_KEEP_MESSAGE_DIGESTS": "300", "BASRA_KEEP_RETIRED_HANDS": "300",
+              "BASRA_SQLITE_CACHE_KB": "256"}
+
+
+def probe_settings(probe: Path | None, trace: int) -> dict[str, str]:
+    """The environment that loads ``bench/probe/sitecustomize.py`` into the bot process."""
+    if probe is None:
+        return {}
+    probe.mkdir(parents=True, exist_ok=True)
+    path = os.pathsep.join(p for p in (str(_HERE / "probe"), str(_HERE.parent),
+                                       os.environ.get("PYTHONPATH", "")) if p)
+    settings = {"PYTHONPATH": path, "BASRA_SOAK_PROBE": str(probe)}
+    if trace:
+        settings["PYTHONTRACEMALLOC"] = str(trace)
+    return settings
+
+
+def probe_report(probe: Path, top: int = 30) -> None:
+    """What grew between the warm-up's end and the last line, by type (and by traceback, with
+    tracemalloc's snapshots)."""
+    import json
+    import tracemalloc
+
+    lines = [json.loads(text) for text in (probe / "stats.jsonl").read_text().splitlines()]
+    if len(lines) < 2:
+        return
+    marked = [line for line in lines if line.get("mark")]  # the warm-up's end, the last
+    first, last = (marked[0], marked[-1]) if len(marked) >= 2 else (lines[0], lines[-1])
+    out: list[str] = []
+    for key in ("rss", "rss_trimmed", "objects", "traced", "heap_arena", "heap_mmap", "heap_used",
+                "heap_free", "sqlite_used"):
+        if first.get(key) is not None and last.get(key) is not None:
+            out.append(f"{key:>12}: {first[key]:>12,} → {last[key]:>12,}  ({last[key] - first[key]:+,})")
+    grown = {name: last["types"].get(name, 0) - count for name, count in first["types"].items()}
+    grown.update({name: count for name, count in last["types"].items() if name not in first["types"]})
+    out.append("objects by type, growth:")
+    out += [f"  {n:+8}  {name}" for name, n in sorted(grown.items(), key=lambda kv: -kv[1])[:top] if n]
+    pickles = sorted(probe.glob("snapshot-*.pickle"), key=lambda p: int(p.stem.split("-")[1]))
+    if len(pickles) >= 2:
+        before = tracemalloc.Snapshot.load(str(pickles[0]))
+        after = tracemalloc.Snapshot.load(str(pickles[-1]))
+        for group in ("lineno", "traceback"):
+            out.append(f"tracemalloc growth by {group}:")
+            for stat in after.compare_to(before, group)[:top]:
+                out.append(f"  {stat.size_diff / 1024:+9.1f} KB {stat.count_diff:+7} blocks")
+                frames = stat.traceback.format(limit=1 if group == "lineno" else 12, most_recent_first=True)
+                out += ["      " + f.strip() for f in frames if f.strip()]
+    (probe / "report.txt").write_text("\n".join(out) + "\n")
+    print(f"probe: {probe / 'report.txt'}")
+
+
 async def run(minutes: float, matches: int, plays: int, warmup: float, database: str | None,
-              folder: Path) -> None:
+              folder: Path, probe: Path | None = None, trace: int = 0, small_caps: bool = False,
+              every: float = 60.0, pace: float = 1.0) -> None:
     server = FakeTelegram()
     front = HttpFront(server)
     url = await front.start()
@@ -191,25 +256,33 @@ async def run(minutes: float, matches: int, plays: int, warmup: float, database:
         pairs.append(Pair(server.add_group(f"Cafe {n}", people), people))
     async with new_database(database, folder) as where:
         bot = Process(url, server.token, folder / "soak.sqlite3", BASRA_DATABASE=where,
-                      BASRA_LOG_LEVEL="WARNING", BASRA_COMPUTER_PROCESSES="0", BASRA_LANGUAGE="en")
+                      BASRA_LOG_LEVEL="WARNING", BASRA_COMPUTER_PROCESSES="0", BASRA_LANGUAGE="en",
+                      **probe_settings(probe, trace), **(SMALL_CAPS if small_caps else {}))
         try:
             if not await wait_for(lambda: any(c.method == "getUpdates" for c in server.api_calls), 60):
                 raise SystemExit(f"the bot did not come up: {bot.stderr()[-2000:]}")
-            soak = Soak(server, front, plays, time.perf_counter() + minutes * 60, seed=matches)
+            soak = Soak(server, front, plays, time.perf_counter() + minutes * 60, seed=matches,
+                        every=every, pace=pace)
             print(f"bot process {bot.popen.pid}: {matches} 1-v-1s turning over, {plays} confirms a match, "
-                  f"people thinking 2-6 s; {minutes:g} minutes, warm-up {warmup:g}", flush=True)
+                  f"people thinking {2 * pace:g}-{6 * pace:g} s; {minutes:g} minutes, warm-up {warmup:g}"
+                  f"{'; small caps' if small_caps else ''}", flush=True)
             print("minute  RSS MB  finished  press-answer p99  group lag p99", flush=True)
             playing = asyncio.gather(*(soak.turn_over(p) for p in pairs))
             rss: list[tuple[float, float]] = []
-            for minute in range(1, int(minutes) + 1):
-                await asyncio.sleep(max(0.0, soak.start + minute * 60 - time.perf_counter()))
-                figures = soak.minutes[minute - 1] if len(soak.minutes) >= minute else Minute()
+            lines = max(1, int(minutes * 60 / every + 1e-9))
+            first_after = next((n for n in range(1, lines + 1) if n * every / 60 >= warmup), lines)
+            for n in range(1, lines + 1):
+                await asyncio.sleep(max(0.0, soak.start + n * every - time.perf_counter()))
+                figures = soak.minutes[n - 1] if len(soak.minutes) >= n else Minute()
+                if probe is not None:
+                    bot.popen.send_signal(signal.SIGUSR2 if n in (first_after, lines) else signal.SIGUSR1)
                 mb = resident_mb(bot.popen.pid)
+                minute = round(n * every / 60, 2)
                 rss.append((minute, mb))
                 finished = sum(p.finished for p in pairs)
                 answer = f"{percentile(figures.answers, 0.99):.2f} s" if figures.answers else "-"
                 lag = f"{percentile(figures.lags, 0.99):.2f} s" if figures.lags else "-"
-                print(f"{minute:>6}  {mb:6.1f}  {finished:>8}  {answer:>16}  {lag:>13}", flush=True)
+                print(f"{minute:>6g}  {mb:6.1f}  {finished:>8}  {answer:>16}  {lag:>13}", flush=True)
             await playing
             finished = sum(p.finished for p in pairs)
             after = [(m, mb) for m, mb in rss if m > warmup]
@@ -221,6 +294,9 @@ async def run(minutes: float, matches: int, plays: int, warmup: float, database:
                       f"{finished} finished in all); RSS {after[0][1]:.1f} → {after[-1][1]:.1f} MB")
             else:
                 print(f"too short for a slope after the warm-up: {finished} finished")
+            if probe is not None:
+                await asyncio.sleep(5)  # the last snapshot is written
+                probe_report(probe)
             code, stderr = await bot.stop()
             if code != 0 or "Traceback" in stderr:
                 print(f"the bot process ended with {code}: {stderr[-1500:]}")
@@ -237,10 +313,21 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=None, help="minutes left out of the slope")
     parser.add_argument("--database", default=os.environ.get("BASRA_BENCH_DATABASE"),
                         help="a PostgreSQL URL (a new schema is made in it); default a new SQLite file")
+    parser.add_argument("--probe", type=Path, default=None,
+                        help="a folder: the bot process writes what it holds there each minute "
+                             "(bench/probe/sitecustomize.py), and a report of what grew")
+    parser.add_argument("--trace", type=int, default=0,
+                        help="with --probe: run tracemalloc in the bot, keeping this many frames")
+    parser.add_argument("--every", type=float, default=60.0, help="seconds between two lines")
+    parser.add_argument("--pace", type=float, default=1.0, help="the people's thinking times, scaled")
+    parser.add_argument("--small-caps", action="store_true",
+                        help="what the bot keeps stops at small sizes (filled in the warm-up)")
     args = parser.parse_args()
     warmup = args.warmup if args.warmup is not None else min(10.0, args.minutes // 3)
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(run(args.minutes, args.matches, args.plays, warmup, args.database, Path(folder)))
+        asyncio.run(run(args.minutes, args.matches, args.plays, warmup, args.database, Path(folder),
+                        args.probe.resolve() if args.probe else None, args.trace, args.small_caps,
+                        args.every, args.pace))
 
 
 if __name__ == "__main__":
