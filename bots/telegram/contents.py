@@ -13,8 +13,8 @@ from .outbox import Content, Sent
 from .outbox import Outcome as Result
 
 #: Write order within a chat: what someone waits for first, then replies and lines, then
-#: refreshes, then answers that only inform (``/help`` in a group: a table never waits
-#: behind them), tidying last.
+#: refreshes, then answers that only inform (``/help`` in a group: a table ready to go never
+#: waits behind them), tidying last.
 FIRST, REPLY, TABLE, ASIDE, TIDY = 0, 1, 2, 3, 4
 
 

@@ -316,14 +316,15 @@ class Delivery(HandMessages, Connected):
     def post(self, chat_id: str | int, content: Content, *, key: tuple[Any, ...],
              urgent: bool = True, reply_to: int | None = None, aside: bool = False) -> None:
         """A message of its own (a reply, a result), under ``reply_to`` when given; retried
-        until Telegram takes it. ``aside``: it only informs, so it waits behind the chat's
-        table writes and takes no urgent share of its budget."""
+        until Telegram takes it. ``aside``: it only informs, so a table write ready at the same
+        moment goes first; it takes a slot the table's paced refreshes leave (the chat's
+        reserve), so that it is not put off for as long as a match keeps the group busy."""
         chat = chat_number(chat_id) if isinstance(chat_id, str) else chat_id
 
         async def run() -> Outcome:
             return outcome_of((await self.send(chat, content, reply_to=reply_to))[1])
 
-        self.put(("post", *key), self.moves.where(chat), run, urgent=urgent and not aside,
+        self.put(("post", *key), self.moves.where(chat), run, urgent=urgent,
                  order=ASIDE if aside else REPLY, label="reply")
 
     def post_record(self, chat: int, record: RecordFile, caption_html: str, *, reply_to: int | None = None,

@@ -86,8 +86,8 @@ class Replies:
     async def reply(self, message: Message, rendered: Rendered | Content, *,
                     reply_to: int | None = None) -> None:
         """Answer a command, under ``reply_to`` (another message it points to) when given.
-        In a group, the answer to a command that only informs waits behind the tables'
-        writes (``Delivery.post``'s ``aside``)."""
+        In a group, the answer to a command that only informs lets a table write ready at the
+        same moment go first (``Delivery.post``'s ``aside``)."""
         content = rendered if isinstance(rendered, Content) else content_of(rendered)
         aside = not is_private_message(message) and command_of(message) in INFORMATIONAL
         self.delivery.post(message.chat_id, content, key=("reply", message.chat_id, message.message_id),
