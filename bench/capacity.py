@@ -2,6 +2,7 @@
 
     python bench/capacity.py [--processes 1] [--matches 20,30,40,50] [--plays 12]
     python bench/capacity.py --processes 3 --database postgresql:///basra_bench
+    python bench/capacity.py --matches 20 --flood 30
 
 ``--processes`` real ``python -m bots.telegram`` processes run in webhook mode behind a
 proxy that tries the next one when one refuses the connection (as nginx does), on one
@@ -22,6 +23,10 @@ matches start within the first 10 s. Printed for each number of matches:
 - writes per confirm (sends and edits to chats; the previews' edits apart, printed
   beside) and writes per second in all; 429s;
 - the leading process's CPU per write (milliseconds of CPU per chat write it made).
+
+``--flood N``: a third person in the first match's group sends ``/help`` N times in
+10 s, 20 s into the play (as someone impatient would), and that table's group lag p99
+is printed before, during (the flood and 10 s after it) and after.
 
 Last, the largest number of matches whose group lag p99 stays within 4 s, beside
 Telegram's own bound for such matches: 30 writes a second ÷ the writes a second one
@@ -128,6 +133,11 @@ async def play(front: HttpFront, server: FakeTelegram, match: Match, plays: int,
 
 
 def group_lags(server: FakeTelegram, match: Match) -> list[float]:
+    return [lag for _, lag in timed_group_lags(server, match)]
+
+
+def timed_group_lags(server: FakeTelegram, match: Match) -> list[tuple[float, float]]:
+    """(confirm answered, its group lag) of each confirm the group showed."""
     shown = sorted(
         (version.at, v)
         for message in server.messages(match.group, bot_only=True)
@@ -138,7 +148,7 @@ def group_lags(server: FakeTelegram, match: Match) -> list[float]:
     for at, pressed, _ in match.confirms:
         when = next((t for t, v in shown if v > pressed and t >= at), None)
         if when is not None:
-            lags.append(when - at)
+            lags.append((at, when - at))
     return lags
 
 
@@ -183,7 +193,20 @@ async def new_database(database: str | None, folder: Path) -> AsyncIterator[str]
         await conn.close()
 
 
-async def run(count: int, plays: int, processes: int, database: str | None, folder: Path) -> dict[str, Any]:
+async def flood(front: HttpFront, server: FakeTelegram, match: Match, times: int) -> tuple[float, float]:
+    """``times`` /help from a third person in ``match``'s group over 10 s, 20 s in; when it ran."""
+    await asyncio.sleep(20.0)
+    pest = server.add_user("Pest")
+    server.join(pest, match.group)
+    began = time.perf_counter()
+    for _ in range(times):
+        front.send(pest, match.group, "/help")
+        await asyncio.sleep(10.0 / times)
+    return began, time.perf_counter()
+
+
+async def run(count: int, plays: int, processes: int, database: str | None, folder: Path,
+              flooding: int = 0) -> dict[str, Any]:
     server = FakeTelegram()
     front = HttpFront(server)
     url = await front.start()
@@ -228,7 +251,9 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
             cpu_before = cpu_seconds(leader.popen.pid)
             started = time.perf_counter()
             give_up = started + plays * 20 + 60
+            pest = asyncio.ensure_future(flood(front, server, matches[0], flooding)) if flooding else None
             await asyncio.gather(*(play(front, server, m, plays, rng, give_up) for m in matches))
+            flooded = await pest if pest is not None else None
             elapsed = time.perf_counter() - started
             await asyncio.sleep(5.0)  # the last refreshes go out
             writes = [c for c in server.api_calls if c.method in WRITES][writes_before:]
@@ -250,8 +275,18 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
         "writes": len(writes),
         "previews": previews,
         "refused": server.too_many_requests() - refused_before,
+        "refused_by": dict(server.flood.refused) if server.flood is not None else {},
         "cpu_per_write": cpu / max(1, len(writes)),
+        "flooded": None if flooded is None else flooded_lags(server, matches[0], *flooded),
     }
+
+
+def flooded_lags(server: FakeTelegram, match: Match, began: float, ended: float) -> dict[str, list[float]]:
+    """The flooded table's group lags before, during (and 10 s after) and after the flood."""
+    parts: dict[str, list[float]] = {"before": [], "during": [], "after": []}
+    for at, lag in timed_group_lags(server, match):
+        parts["before" if at < began else "during" if at <= ended + 10.0 else "after"].append(lag)
+    return parts
 
 
 def report(result: dict[str, Any]) -> tuple[float, float]:
@@ -266,8 +301,9 @@ def report(result: dict[str, Any]) -> tuple[float, float]:
         return float("inf"), float("nan")
     bound = TOKEN_WRITES_A_SECOND / (all_writes * confirms_a_second)
     p99 = percentile(group, 0.99) if group else float("inf")
+    where = ", ".join(f"{n} {scope}" for scope, n in sorted(result["refused_by"].items()))
     print(f"{result['matches']:>4} matches: {result['confirms']} confirms in {result['elapsed']:.0f} s, "
-          f"{result['refused']} × 429")
+          f"{result['refused']} × 429" + (f" ({where})" if where else ""))
     print(f"      group lag p50 {percentile(group, 0.5):.2f} s, p99 {p99:.2f} s;"
           f" turn p99 {percentile(turns, 0.99):.2f} s" if group and turns else "      no lags measured")
     tables = sorted(result["tables"])
@@ -279,6 +315,10 @@ def report(result: dict[str, Any]) -> tuple[float, float]:
           f"{result['writes'] / result['elapsed']:.1f} writes/s in all; "
           f"leader CPU {result['cpu_per_write'] * 1000:.2f} ms per write; "
           f"Telegram's bound {bound:.0f} matches")
+    if result["flooded"] is not None:
+        print("      the flooded table's group lag p99: " + "; ".join(
+            f"{part} {percentile(lags, 0.99):.2f} s ({len(lags)} plays)" if lags else f"{part}: no plays"
+            for part, lags in result["flooded"].items()))
     return p99, bound
 
 
@@ -287,6 +327,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--matches", default="20,30,40,50", help="numbers of matches to try, in order")
     parser.add_argument("--plays", type=int, default=12, help="confirms per match")
+    parser.add_argument("--flood", type=int, default=0, help="/help sent this many times in a group")
     parser.add_argument("--database", default=os.environ.get("BASRA_BENCH_DATABASE"),
                         help="a PostgreSQL URL (a new schema is made in it for each run)")
     args = parser.parse_args()
@@ -299,7 +340,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for count in (int(n) for n in args.matches.split(",")):
             p99, bound = report(asyncio.run(run(count, args.plays, args.processes, args.database,
-                                                Path(folder))))
+                                                Path(folder), args.flood)))
             bounds.append(bound)
             if p99 > GROUP_LAG_TARGET:
                 break
