@@ -32,6 +32,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from core import Match, Rules
 from storage import Lead
@@ -47,6 +48,7 @@ from .limits import dispatcher
 from .logs import on_error
 from .outbox import Outbox
 from .settings import TelegramSettings
+from .updates import UpdateReadingBot
 
 log = logging.getLogger(__name__)
 
@@ -234,13 +236,15 @@ class BasraTelegram(Hosted):
 
 def build_application(settings: TelegramSettings) -> tuple[AnyApplication, BasraTelegram]:
     """The production Application from settings, with the adapter on it."""
-    builder = (
-        ApplicationBuilder()
-        .token(settings.bot_token.get_secret_value())
-        .base_url(settings.bot_url_base())
-        .base_file_url(settings.file_url_base())
-        .concurrent_updates(True)
+    bot = UpdateReadingBot(
+        settings.bot_token.get_secret_value(),
+        base_url=settings.bot_url_base(),
+        base_file_url=settings.file_url_base(),
+        # As ApplicationBuilder makes them: many writes at once, one long poll.
+        request=HTTPXRequest(connection_pool_size=256),
+        get_updates_request=HTTPXRequest(connection_pool_size=1),
     )
+    builder = ApplicationBuilder().bot(bot).concurrent_updates(True)
     basra: BasraTelegram | None = None
 
     async def post_init(app: AnyApplication) -> None:

@@ -231,3 +231,33 @@ async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> N
     finally:
         await process.stop()
         await front.stop()
+
+
+async def test_an_update_the_library_cannot_read_is_skipped_and_the_rest_answered(tmp_path: Path) -> None:
+    """python-telegram-bot reads a polled batch as a whole: without reading update by update,
+    one unreadable update would make the bot ask for the same batch for ever."""
+    server = FakeTelegram()
+    front = HttpFront(server)
+    url = await front.start()
+    alice = server.add_user("Alice", language_code="en")
+    chat = server.private_chat(alice)
+    process = Process(url, server.token, tmp_path / "basra.sqlite3", BASRA_LANGUAGE="en")
+    try:
+        await until("the bot to poll", lambda: any(c.method == "getUpdates" for c in server.api_calls))
+        damaged = [
+            {"message": {"message_id": 1, "date": 1, "chat": 5}},  # a chat that is not an object
+            {"callback_query": {"id": "1", "from": alice.to_api()}},  # a field required now, missing
+            {"message": "hello"},
+        ]
+        for payload in damaged:
+            server.queue_update(server.new_update(payload).data)
+        front.send(alice, None, "/help")
+        await until("the help", lambda: any("/practice" in m.text
+                                            for m in server.messages(chat, bot_only=True)))
+    finally:
+        code, stderr = await process.stop()
+        await front.stop()
+    assert code == 0 and "Traceback" not in stderr, stderr[-3000:]
+    skipped = [line for line in stderr.splitlines() if "cannot be read, and is skipped" in line]
+    assert len(skipped) == 3, stderr[-3000:]
+    assert all("hello" not in line and "Alice" not in line for line in skipped)
