@@ -148,14 +148,10 @@ class PostgresCoordination(Connected):
             try:
                 async with self._failing("locking"):
                     await conn.execute(f"SELECT pg_advisory_lock({_HOLD_KEY})", key)
-                try:
-                    yield  # what the block raises is its own: it is not the store's to wrap
-                finally:
-                    # A connection that failed is closed by the pool, and the server lets its
-                    # locks go; one given back is reset, which lets go of them too.
-                    with contextlib.suppress(*_FAILURES):
-                        await conn.execute(f"SELECT pg_advisory_unlock({_HOLD_KEY})", key)
+                yield  # what the block raises is its own: it is not the store's to wrap
             finally:
+                # Given back, the connection is reset, which lets go of its lock (one statement,
+                # ``connection._let_go``); one that failed is closed, and the server lets go.
                 with contextlib.suppress(*_FAILURES):
                     await pool.release(conn)
 
