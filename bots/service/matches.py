@@ -166,7 +166,7 @@ class Matches(UseCase):
         chosen = _parse_card(card)
         if plan is not None and (not isinstance(plan, int) or isinstance(plan, bool) or plan < 0):
             raise BadInput(f"bad plan {plan!r}")
-        live, seat = await self._t.seated(table_id, player_id)
+        live, seat = await self._t.seated(table_id, player_id, decided_under_hold=True)
 
         async def decide() -> Decision[HandView]:
             match, record = live.match, live.record

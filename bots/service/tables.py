@@ -469,8 +469,15 @@ class Tables:
             raise NotRunning()
         return self.table_view(LiveTable(record, match))
 
-    async def seated(self, table_id: str, player_id: str) -> tuple[LiveTable, int]:
-        live = await self.find(table_id)
+    async def seated(self, table_id: str, player_id: str, *, decided_under_hold: bool = False
+                     ) -> tuple[LiveTable, int]:
+        """The table running ``table_id`` and ``player_id``'s seat at it. ``decided_under_hold``:
+        the action is decided by ``run``, which on a shared store reads the table again under
+        its hold, so a running match in memory (whose seats no longer change) is not read here
+        first as well."""
+        live = self.live.get(table_id) if decided_under_hold else None
+        if live is None or live.match is None or live.record.status != "running":
+            live = await self.find(table_id)
         if live is None:
             record, match = await self.closed_table(table_id)
             closed = LiveTable(record, match)
