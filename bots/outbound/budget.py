@@ -17,7 +17,8 @@ Two more rules keep a busy chat live rather than bursty:
   a minute evenly instead of in a burst followed by a minute of silence;
 - ``reserve``: paced writes leave that many writes of the window unused, so
   an urgent write (a reply to a command, a player's turn) never waits for
-  the window to clear.
+  the window to clear; urgent writes spend the reserve before they take from
+  what the paced ones may use.
 """
 
 from __future__ import annotations
@@ -60,27 +61,46 @@ class Budget:
         if limit.calls < 1 or limit.period <= 0 or not 0 <= limit.reserve < limit.calls:
             raise ValueError(f"not a usable limit: {limit}")
         self.limit = limit
-        self._times: deque[float] = deque()
+        #: Every write of the window, in time order: (when, whether it was urgent).
+        self._times: deque[tuple[float, bool]] = deque()
         self._last_paced = -math.inf
         self._blocked_until = -math.inf
 
     def free_at(self, now: float, *, urgent: bool) -> float:
-        """The earliest time (``now`` or later) a write of this kind fits the budget."""
+        """The earliest time (``now`` or later) a write of this kind fits the budget.
+
+        An urgent write fits while the window holds fewer than ``calls``. A paced one fits
+        while the paced writes, with the urgent ones beyond the reserve, are fewer than
+        ``calls - reserve``: urgent writes spend the reserve first, so a reply or a turn
+        costs the paced refreshes nothing while the reserve lasts."""
         limit, times = self.limit, self._times
-        while times and times[0] <= now - limit.period:
+        while times and times[0][0] <= now - limit.period:
             times.popleft()
         at = max(now, self._blocked_until)
-        allowed = limit.calls if urgent else limit.calls - limit.reserve
-        if len(times) >= allowed:
-            at = max(at, times[len(times) - allowed] + limit.period)
-        if not urgent:
-            at = max(at, self._last_paced + limit.spacing)
-        return at
+        if urgent:
+            if len(times) >= limit.calls:
+                at = max(at, times[len(times) - limit.calls][0] + limit.period)
+            return at
+        # Fewer writes in the window only ever lets more through: the first moment, of now and
+        # each write's leaving, at which the paced writes fit.
+        paced = sum(1 for _, pressing in times if not pressing)
+        pressed = len(times) - paced
+        share = limit.calls - limit.reserve
+        for when, pressing in times:
+            if when + limit.period > at and paced + max(0, pressed - limit.reserve) < share:
+                break
+            # Past this write's leaving, it no longer counts.
+            at = max(at, when + limit.period)
+            if pressing:
+                pressed -= 1
+            else:
+                paced -= 1
+        return max(at, self._last_paced + limit.spacing)
 
     def spend(self, now: float, *, urgent: bool) -> float | None:
         """A write starts now (check ``free_at`` first); returns what ``refund`` needs (for a
-        paced write, the paced write before it)."""
-        self._times.append(now)
+        paced write, the paced write before it; None for an urgent one)."""
+        self._times.append((now, urgent))
         if urgent:
             return None
         previous = self._last_paced
@@ -91,21 +111,21 @@ class Budget:
         """The write spent at ``at`` made no call after all (nothing had changed);
         ``previous`` is what its ``spend`` returned."""
         try:
-            self._times.remove(at)
+            self._times.remove((at, previous is None))
         except ValueError:
             return  # already out of the window
         if previous is not None and self._last_paced == at:
             self._last_paced = previous
 
-    def answered(self, at: float, now: float) -> None:
+    def answered(self, at: float, now: float, *, urgent: bool) -> None:
         """The write spent at ``at`` was answered at ``now``. The server counted it when it
         arrived, somewhere between the two: it is counted from ``now`` on, so that a call
         slow on its way (a busy machine, a slow network) never lets the next ones arrive
         closer together than the server allows."""
         times = self._times
         with contextlib.suppress(ValueError):
-            times.remove(at)
-        times.insert(bisect.bisect_right(times, now), now)
+            times.remove((at, urgent))
+        times.insert(bisect.bisect_right(times, (now, urgent)), (now, urgent))
 
     def block(self, until: float) -> None:
         """The server asked for a pause (a 429 with ``retry_after``): no write before ``until``."""

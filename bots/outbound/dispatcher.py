@@ -322,7 +322,7 @@ class Dispatcher:
             _CALLS.reset(made)
         if outcome != SKIPPED:
             answered = self.now()
-            lane.budget.answered(now, answered)
+            lane.budget.answered(now, answered, urgent=write.urgent)
             if self._gate is not None and grant is not None:
                 self._gate.answered(grant, answered)
         if calls is not None and calls[0] > 1:

@@ -68,7 +68,7 @@ class Gate:
 
     def answered(self, grant: Grant, now: float) -> None:
         """A granted write's call was answered at ``now`` (``Budget.answered``)."""
-        self.budget.answered(grant[0], now)
+        self.budget.answered(grant[0], now, urgent=True)
 
     def charge(self) -> None:
         """A granted write made a second call (its first was refused): it counts too."""

@@ -35,9 +35,36 @@ def test_the_reserve_is_only_for_urgent_writes() -> None:
     assert budget.free_at(0.5, urgent=False) == 1.0
     assert budget.free_at(0.5, urgent=True) == 0.5
     budget.spend(0.5, urgent=True)
-    # The reserve is spent: urgent writes now wait for the window too.
+    # The reserve is spent: urgent writes now wait for the window too. The paced writes
+    # wait for their own share only: the urgent write took the reserve, not their slot.
     assert budget.free_at(0.5, urgent=True) == 1.0
-    assert budget.free_at(0.5, urgent=False) == 1.25
+    assert budget.free_at(0.5, urgent=False) == 1.0
+
+
+def test_urgent_writes_beyond_the_reserve_take_from_the_paced_share() -> None:
+    budget = Budget(Limit(4, 1.0, reserve=1))
+    budget.spend(0.0, urgent=False)
+    budget.spend(0.1, urgent=True)  # the reserve
+    budget.spend(0.2, urgent=True)  # one more: it counts against the paced share
+    assert budget.free_at(0.3, urgent=False) == 0.3  # 1 paced + 1 beyond the reserve < 3
+    budget.spend(0.3, urgent=False)
+    assert budget.free_at(0.4, urgent=False) == 1.0  # 2 + 1 = 3: until the first leaves
+    assert budget.free_at(0.4, urgent=True) == 1.0  # and the window is full for all
+
+
+def test_a_reply_within_the_reserve_leaves_a_groups_refreshes_their_pace() -> None:
+    """A group's 20 writes a minute: 18 refreshes 3.4 s apart, and a reply in between
+    takes one of the 2 kept for it, never a refresh's."""
+    budget = Budget(Limit(20, 60.0, reserve=2, spacing=60.0 / 18))
+    at = 0.0
+    for n in range(18):
+        at = budget.free_at(at, urgent=False)
+        assert at == pytest.approx(n * 60.0 / 18)
+        budget.spend(at, urgent=False)
+        if n == 5:
+            assert budget.free_at(at, urgent=True) == at
+            budget.spend(at + 0.1, urgent=True)
+    assert budget.free_at(at, urgent=True) == at  # the reserve's second write is still free
 
 
 def test_spacing_keeps_paced_writes_apart_but_not_urgent_ones() -> None:
@@ -101,7 +128,7 @@ def test_a_write_counts_from_when_it_was_answered() -> None:
     budget = Budget(Limit(3, 3.0))
     for at in (0.0, 0.1, 0.2):
         budget.spend(at, urgent=True)
-    budget.answered(0.0, 0.8)  # the first call took 0.8 s to answer
+    budget.answered(0.0, 0.8, urgent=True)  # the first call took 0.8 s to answer
     assert budget.free_at(3.05, urgent=True) == 3.1  # the second leaves the window first
     budget.spend(3.1, urgent=True)
     assert budget.free_at(3.15, urgent=True) == 3.2
