@@ -22,7 +22,9 @@ matches start within the first 10 s. Printed for each number of matches:
   slowest within 2× the median: no table starves while others stay live);
 - writes per confirm (sends and edits to chats; the previews' edits apart, printed
   beside) and writes per second in all; 429s;
-- the leading process's CPU per write (milliseconds of CPU per chat write it made).
+- the leading process's CPU per write (milliseconds of CPU per chat write it made), and
+  the share of a core the bench itself used (the fake Bot API and the people: near
+  100% and it, not the bot, would set the pace).
 
 ``--flood N``: a third person in the first match's group sends ``/help`` N times in
 10 s, 20 s into the play (as someone impatient would), and that table's group lag p99
@@ -249,6 +251,7 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
             writes_before = sum(1 for c in server.api_calls if c.method in WRITES)
             refused_before = server.too_many_requests()
             cpu_before = cpu_seconds(leader.popen.pid)
+            own_before = time.process_time()
             started = time.perf_counter()
             give_up = started + plays * 20 + 60
             pest = asyncio.ensure_future(flood(front, server, matches[0], flooding)) if flooding else None
@@ -258,6 +261,7 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
             await asyncio.sleep(5.0)  # the last refreshes go out
             writes = [c for c in server.api_calls if c.method in WRITES][writes_before:]
             cpu = cpu_seconds(leader.popen.pid) - cpu_before
+            own = time.process_time() - own_before
         finally:
             await push.stop()
             for worker in workers:
@@ -277,6 +281,7 @@ async def run(count: int, plays: int, processes: int, database: str | None, fold
         "refused": server.too_many_requests() - refused_before,
         "refused_by": dict(server.flood.refused) if server.flood is not None else {},
         "cpu_per_write": cpu / max(1, len(writes)),
+        "own_cpu": own / (elapsed + 5.0),
         "flooded": None if flooded is None else flooded_lags(server, matches[0], *flooded),
     }
 
@@ -315,6 +320,7 @@ def report(result: dict[str, Any]) -> tuple[float, float]:
           f"{result['writes'] / result['elapsed']:.1f} writes/s in all; "
           f"leader CPU {result['cpu_per_write'] * 1000:.2f} ms per write; "
           f"Telegram's bound {bound:.0f} matches")
+    print(f"      this bench (the fake Bot API and the people) used {result['own_cpu']:.0%} of a core")
     if result["flooded"] is not None:
         print("      the flooded table's group lag p99: " + "; ".join(
             f"{part} {percentile(lags, 0.99):.2f} s ({len(lags)} plays)" if lags else f"{part}: no plays"

@@ -26,9 +26,12 @@ from .budget import Budget
 #: What a grant holds: when it was spent, and the grant before it (to give it back).
 Grant = tuple[float, float]
 #: How long a write may wait for the bot's budget before it is late: someone waits for an
-#: urgent one; a refresh has the rest of the 4 s a group's table may lag behind.
+#: urgent one; a refresh waits a little longer, not much: each refresh it puts off also
+#: puts off the group's next one (a group's refreshes keep 3.4 s apart), so a long wait
+#: here adds up in the group's lag. At 2 s, 40 matches on one token fell 5 s behind in
+#: their groups; at 0.75 s, 60 stay within 3 s (bench/capacity.py).
 URGENT_WAIT = 0.25
-PACED_WAIT = 2.0
+PACED_WAIT = 0.75
 
 
 class Gate:
