@@ -69,18 +69,19 @@ def _install(folder: str) -> None:
 
     def maps_kb() -> dict[str, int]:
         """Resident KB by kind of mapping: the brk heap, other anonymous memory (pymalloc's
-        arenas, the threads' malloc arenas and stacks, big blocks), files (code, SQLite's)."""
+        arenas, the threads' malloc arenas and stacks, big blocks), the database's files, the rest."""
         kinds: dict[str, int] = collections.Counter()
         kind = "anon"
-        for text in Path("/proc/self/smaps").read_text().splitlines():
-            first = text.split(maxsplit=6)
-            if first and "-" in first[0] and len(first) >= 5 and ":" in first[3]:
-                name = first[5] if len(first) > 5 else ""
-                kind = ("heap" if name == "[heap]" else "stack" if name.startswith("[stack")
-                        else "anon" if not name or name.startswith("[anon") else
-                        "sqlite-files" if "sqlite3" in name else "files")
-            elif text.startswith("Rss:"):
-                kinds[kind] += int(text.split()[1])
+        with open("/proc/self/smaps") as lines:  # line by line: no block as big as the file
+            for text in lines:
+                first = text.split(maxsplit=6)
+                if first and "-" in first[0] and len(first) >= 5 and ":" in first[3]:
+                    name = first[5].strip() if len(first) > 5 else ""
+                    kind = ("heap" if name == "[heap]" else "stack" if name.startswith("[stack")
+                            else "anon" if not name or name.startswith("[anon") else
+                            "database" if name.endswith((".sqlite3", "-shm", "-wal")) else "files")
+                elif text.startswith("Rss:"):
+                    kinds[kind] += int(text.split()[1])
         return dict(kinds)
 
     def pymalloc() -> dict[str, int]:
