@@ -78,20 +78,20 @@ async def test_the_references_of_as_many_tables_as_set_are_kept() -> None:
     assert [n for n in range(10) if refs.known(f"t{n}") is not None] == [6, 7, 8, 9]
 
 
+async def cache_size(path: Path) -> object:
+    """``PRAGMA cache_size`` of a new connection to ``path``."""
+    conn = await schema.connect(path, 5.0)
+    try:
+        async with conn.execute("PRAGMA cache_size") as cursor:
+            row = await cursor.fetchone()
+    finally:
+        await conn.close()
+    assert row is not None
+    return row[0]
+
+
 async def test_sqlites_page_cache_is_the_size_set(tmp_path: Path) -> None:
     memory.configure(memory.Caps(sqlite_cache_kb=256))
-    conn = await schema.connect(tmp_path / "caps.sqlite3", 5.0)
-    try:
-        async with conn.execute("PRAGMA cache_size") as cursor:
-            row = await cursor.fetchone()
-    finally:
-        await conn.close()
-    assert row is not None and row[0] == -256
+    assert await cache_size(tmp_path / "caps.sqlite3") == -256
     memory.configure(memory.Caps())
-    conn = await schema.connect(tmp_path / "caps.sqlite3", 5.0)
-    try:
-        async with conn.execute("PRAGMA cache_size") as cursor:
-            row = await cursor.fetchone()
-    finally:
-        await conn.close()
-    assert row is not None and row[0] == -2000
+    assert await cache_size(tmp_path / "caps.sqlite3") == -2000

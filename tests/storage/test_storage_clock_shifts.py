@@ -169,6 +169,25 @@ async def test_a_table_without_an_owner_adopted_after_stops_keeps_its_times_unti
     assert adopted is not None and (adopted.owner, adopted.deadline, adopted.due_at) == (BOT, 1030.0, 1020.0)
 
 
+#: An open table as a schema before clock shifts stored it: its times as they are.
+OLD_OPEN_TABLE = (
+    "INSERT INTO tables (table_id, chat_id, platform, owner, status, mode, created_by, created_at,"
+    " updated_at, seats, deadline, due_at) VALUES ('t1', 'tg:-5', 'tg', 'tg:1', 'running', '1v1',"
+    " 'tg:42', 1, 1, '[{\"player_id\": \"tg:42\", \"name\": \"Amr\", \"team\": 0}]', 2000.0, 1990.0)"
+)
+
+
+async def assert_old_times_kept_and_moved(store: Store) -> None:
+    """``OLD_OPEN_TABLE``, migrated, reads as it was written, and the next stop (100 s after
+    the bot was last alive, at 1500) moves its times by as much."""
+    before = await store.get_table("t1")
+    assert before is not None and (before.deadline, before.due_at) == (2000.0, 1990.0)
+    assert await store.due_tables([BOT]) == [("t1", 1990.0)]
+    assert await store.resume(BOT, 1600.0, 1601.0, [BOT]) == 100.0
+    after = await store.get_table("t1")
+    assert after is not None and (after.deadline, after.due_at) == (2100.0, 2090.0)
+
+
 @pytest.mark.sqlite_only
 async def test_an_older_file_keeps_the_times_of_its_open_tables(db_path: Path) -> None:
     conn = sqlite3.connect(db_path, isolation_level=None)
@@ -176,20 +195,11 @@ async def test_an_older_file_keeps_the_times_of_its_open_tables(db_path: Path) -
         for statement in migration.statements:
             conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {migration.version}")
-    conn.execute(
-        "INSERT INTO tables (table_id, chat_id, platform, owner, status, mode, created_by, created_at,"
-        " updated_at, seats, deadline, due_at) VALUES ('t1', 'tg:-5', 'tg', 'tg:1', 'running', '1v1',"
-        " 'tg:42', 1, 1, '[{\"player_id\": \"tg:42\", \"name\": \"Amr\", \"team\": 0}]', 2000.0, 1990.0)"
-    )
+    conn.execute(OLD_OPEN_TABLE)
     conn.execute("INSERT INTO service_clock (name, alive_at) VALUES ('tg:1', 1500.0)")
     conn.close()
     async with SqliteStore(db_path) as store:
-        before = await store.get_table("t1")
-        assert before is not None and (before.deadline, before.due_at) == (2000.0, 1990.0)
-        assert await store.due_tables([BOT]) == [("t1", 1990.0)]
-        assert await store.resume(BOT, 1600.0, 1601.0, [BOT]) == 100.0
-        after = await store.get_table("t1")
-        assert after is not None and (after.deadline, after.due_at) == (2100.0, 2090.0)
+        await assert_old_times_kept_and_moved(store)
 
 
 async def test_an_older_postgres_schema_keeps_the_times_of_its_open_tables(postgres_schema: str) -> None:
@@ -205,21 +215,12 @@ async def test_an_older_postgres_schema_keeps_the_times_of_its_open_tables(postg
             await conn.execute(
                 "INSERT INTO schema_version VALUES ($1, $2, 0)", migration.version, migration.name
             )
-        await conn.execute(
-            "INSERT INTO tables (table_id, chat_id, platform, owner, status, mode, created_by, created_at,"
-            " updated_at, seats, deadline, due_at) VALUES ('t1', 'tg:-5', 'tg', 'tg:1', 'running', '1v1',"
-            " 'tg:42', 1, 1, '[{\"player_id\": \"tg:42\", \"name\": \"Amr\", \"team\": 0}]', 2000.0, 1990.0)"
-        )
+        await conn.execute(OLD_OPEN_TABLE)
         await conn.execute("INSERT INTO service_clock (name, alive_at) VALUES ('tg:1', 1500.0)")
     finally:
         await conn.close()
     async with open_store(postgres_schema) as store:
-        before = await store.get_table("t1")
-        assert before is not None and (before.deadline, before.due_at) == (2000.0, 1990.0)
-        assert await store.due_tables([BOT]) == [("t1", 1990.0)]
-        assert await store.resume(BOT, 1600.0, 1601.0, [BOT]) == 100.0
-        after = await store.get_table("t1")
-        assert after is not None and (after.deadline, after.due_at) == (2100.0, 2090.0)
+        await assert_old_times_kept_and_moved(store)
 
 
 async def test_a_table_written_under_another_bot_keeps_its_times_and_moves_with_that_bots_stops(
