@@ -6,7 +6,9 @@ fails the whole batch, and the polling loop asks again from the same offset, for
 bot then answers nobody. ``UpdateReadingBot`` reads each update of a batch on its own first;
 one it cannot read is logged in one line (its id and why, never its content, which may
 carry a pressed card) and handed on as an update with nothing in it, which no handler
-takes and which moves the offset past it.
+takes and which moves the offset past it. Each batch is read so before the library reads
+it, not only after it failed: on a failure the library logs the whole batch, pressed
+cards included, and that log line must not be written.
 """
 
 from __future__ import annotations
