@@ -20,6 +20,7 @@ JsonDict = dict[str, Any]
 TableStatus = Literal["lobby", "running", "finished", "cancelled", "expired"]
 TableMode = Literal["1v1", "2v2", "practice"]
 Outcome = Literal["win", "draw", "loss"]
+PoolState = Literal["waiting", "seated"]
 
 OPEN_STATUSES: Final[tuple[TableStatus, ...]] = ("lobby", "running")
 
@@ -219,6 +220,33 @@ class Standing(_Row):
     points: int
     basras: int
     best_round: int
+
+
+class PoolEntry(_Row):
+    """One person in the pairing pool: waiting for an opponent, or seated at the table a wave
+    paired them at (until the service has told them and lets the entry go)."""
+
+    player_id: str = Field(min_length=1)
+    #: Their platform ("tg", "dc", "web" ...): a wave pairs the people of one platform.
+    platform: str = Field(min_length=1)
+    #: The private chat they are told in.
+    chat_id: str = Field(min_length=1)
+    name: str
+    lang: str | None = None
+    rating: float = DEFAULT_RATING
+    provisional: bool = False
+    #: "1v1" or "2v2".
+    mode: str = "1v1"
+    #: The person they came with (2v2), if any.
+    partner: str | None = None
+    joined_at: float
+    state: PoolState = "waiting"
+    #: The table they were seated at, once seated.
+    table_id: str | None = None
+    #: Whether the computer was offered to them after their wait.
+    offered: bool = False
+    #: The adapter's reference to the message that says they are waiting.
+    message: JsonDict | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 ``TableStore`` holds the game: tables, their event logs, results, chats and players,
 and the service's own clock. ``Coordination`` holds what the processes of the bots
 agree on: who does a table's timed work (claims), locks, rate windows and marks,
-who leads a bot, notifications of change, and where each table's messages are.
+who leads a bot, notifications of change, where each table's messages are, and the
+pairing pool (who waits for an opponent, who was paired with whom, who blocked whom).
 ``Store`` is both, and opens and closes. No SQL leaks past ``storage/``. Every method
 that writes either commits all of its effects or none, and returns only after the
 commit is durable.
@@ -22,6 +23,8 @@ from .models import (
     DamagedTable,
     MatchResult,
     PlayerProfile,
+    PoolEntry,
+    PoolState,
     RatingEntry,
     SetAsideTable,
     Standing,
@@ -112,10 +115,12 @@ class TableStore(Protocol):
 
     async def forget_player(self, player_id: str, placeholder: str) -> bool:
         """Erase a person, in one transaction (``storage.erasure``): their profile, rating
-        history, private chat's settings and message references go; in every table their id
-        becomes ``placeholder`` (a closed table in their private chat moves to it too) and
-        their name goes; results keep their seat with no player. True if anything of theirs
-        was stored. Their open tables are the caller's to end first."""
+        history, private chat's settings and message references go, and so do their entry in
+        the pairing pool, the pairs they were in and the blocks they made or were given; in
+        every table their id becomes ``placeholder`` (a closed table in their private chat
+        moves to it too) and their name goes, and an entry that names them as its partner
+        names ``placeholder``; results keep their seat with no player. True if anything of
+        theirs was stored. Their open tables are the caller's to end first."""
 
     async def prune_finished(self, before: float) -> int:
         """Delete every closed table (finished, cancelled, expired) last written before
@@ -303,6 +308,49 @@ class Coordination(Protocol):
         database's clock): a window whose last call is that old holds nothing any more, and
         a message not edited for that long is not edited again. Returns how many went.
         A store that keeps them in its process bounds them there and forgets nothing here."""
+
+    # The pairing pool: who waits to play someone now ---------------------------
+
+    async def enter_pool(self, entry: PoolEntry) -> tuple[PoolEntry, bool]:
+        """Add ``entry`` unless its person (``player_id``) has an entry already: returns the
+        entry as stored and whether it was added now. Two processes entering one person at
+        once: one adds its entry, the other gets that entry and False."""
+
+    async def pool_entry(self, player_id: str) -> PoolEntry | None:
+        """The person's entry in the pool, or None."""
+
+    async def pool_entries(self, platforms: Sequence[str], state: PoolState | None = None) -> list[PoolEntry]:
+        """The entries of people of ``platforms`` (only those in ``state``, when given), the
+        earliest ``joined_at`` first (then by player id)."""
+
+    async def update_pool_entry(self, entry: PoolEntry, expect: PoolState) -> bool:
+        """Write every field of ``entry`` but ``player_id`` to its person's entry if that is
+        in the state ``expect``: True if it was written, False (nothing written) if the entry
+        is in another state or gone."""
+
+    async def leave_pool(self, player_id: str, state: PoolState | None = "waiting") -> PoolEntry | None:
+        """Delete the person's entry if it is in ``state`` (in any, when None): returns the
+        entry deleted, or None if nothing was."""
+
+    async def seat_pool(self, player_ids: Sequence[str], table_id: str, at: float) -> bool:
+        """Seat ``player_ids`` (a person named twice counts once) at ``table_id``, in one
+        transaction, if every one of them has an entry and it is waiting: their entries are
+        now seated there, and each two of them are noted as paired at ``at``
+        (``pool_pairs_since``); pairs noted more than a day before ``at`` are forgotten on the
+        way. False, with nothing changed, if any of them is not waiting (or has no entry).
+        Two processes seating overlapping people at once: at most one seats any one person.
+        ValueError if ``player_ids`` is empty."""
+
+    async def pool_pairs_since(self, player_ids: Sequence[str], since: float) -> set[frozenset[str]]:
+        """Every two of ``player_ids`` that were seated together at or after ``since`` (and no
+        more than a day before the latest seating)."""
+
+    async def block_player(self, player_id: str, other_id: str, at: float) -> None:
+        """Note that ``player_id`` blocked ``other_id`` at ``at``, so the pool never pairs the
+        two; blocking again changes nothing. ValueError if the two are one person."""
+
+    async def blocked_pairs(self, player_ids: Sequence[str]) -> set[frozenset[str]]:
+        """Every two of ``player_ids`` of whom one blocked the other."""
 
 
 class Store(TableStore, Coordination, Protocol):

@@ -32,6 +32,13 @@ _FORGET: Final = (
     "DELETE FROM message_refs WHERE substr(key, strpos(key, ':') + 1) = $1",
 )
 
+# Their place in the pairing pool: whether they had one counts as something of theirs stored.
+_FORGET_POOL: Final = (
+    "DELETE FROM pool_entries WHERE player_id = $1",
+    "DELETE FROM pool_pairs WHERE player_a = $1 OR player_b = $1",
+    "DELETE FROM pool_blocks WHERE player_id = $1 OR other_id = $1",
+)
+
 _OLD_CLOSED: Final = (
     f"SELECT table_id FROM tables WHERE {CLOSED} AND updated_at < $1 ORDER BY table_id FOR UPDATE"
 )
@@ -62,10 +69,15 @@ class PostgresErasure(Connected):
                     anonymous_header(row["header"], player_id, placeholder),
                 )
             await conn.execute("UPDATE results SET chat_id = $2 WHERE chat_id = $1", player_id, placeholder)
+            await conn.execute(
+                "UPDATE pool_entries SET partner = $2 WHERE partner = $1", player_id, placeholder
+            )
             for statement in _FORGET:
                 await conn.execute(statement, player_id)
-            status = await conn.execute("DELETE FROM players WHERE player_id = $1", player_id)
-            return status != "DELETE 0" or bool(tables)
+            found = bool(tables)
+            for statement in (*_FORGET_POOL, "DELETE FROM players WHERE player_id = $1"):
+                found = await conn.execute(statement, player_id) != "DELETE 0" or found
+            return found
 
         return await self._write(work)
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from .coordination import PostgresCoordination
 from .erasure import PostgresErasure
+from .pool import PostgresPool
 from .rows import PostgresRows
 from .setaside import PostgresSetAside
 
 
-class PostgresStore(PostgresRows, PostgresErasure, PostgresSetAside, PostgresCoordination):
+class PostgresStore(PostgresRows, PostgresErasure, PostgresSetAside, PostgresCoordination, PostgresPool):
     """A ``storage.Store`` on the PostgreSQL database at ``url`` (its schema made or
 
     brought up to date on ``open``), shared by any number of processes (``shared``).

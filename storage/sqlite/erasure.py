@@ -24,6 +24,14 @@ _FORGET: Final = (
     "DELETE FROM chat_settings WHERE chat_id = :id",
     # Delivery's references to messages in their private chat ("hand:tg:42", "note:tg:42").
     "DELETE FROM message_refs WHERE substr(key, instr(key, ':') + 1) = :id",
+    "UPDATE pool_entries SET partner = :anon WHERE partner = :id",
+)
+
+# Their place in the pairing pool: whether they had one counts as something of theirs stored.
+_FORGET_POOL: Final = (
+    "DELETE FROM pool_entries WHERE player_id = :id",
+    "DELETE FROM pool_pairs WHERE player_a = :id OR player_b = :id",
+    "DELETE FROM pool_blocks WHERE player_id = :id OR other_id = :id",
 )
 
 _OLD_CLOSED: Final = f"SELECT table_id FROM tables WHERE {CLOSED} AND updated_at < :before"
@@ -58,9 +66,11 @@ class SqliteErasure(Connected):
                 )
             for statement in _FORGET:
                 await conn.execute(statement, ids)
-            async with conn.execute("DELETE FROM players WHERE player_id = :id", ids) as cursor:
-                profile = cursor.rowcount > 0
-            return profile or bool(tables)
+            found = bool(tables)
+            for statement in (*_FORGET_POOL, "DELETE FROM players WHERE player_id = :id"):
+                async with conn.execute(statement, ids) as cursor:
+                    found = cursor.rowcount > 0 or found
+            return found
 
         found: bool = await self._write(work)
         return found

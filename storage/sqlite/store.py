@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from .coordination import SqliteCoordination
 from .erasure import SqliteErasure
+from .pool import SqlitePool
 from .rows import SqliteRows
 from .setaside import SqliteSetAside
 
 
-class SqliteStore(SqliteRows, SqliteErasure, SqliteSetAside, SqliteCoordination):
+class SqliteStore(SqliteRows, SqliteErasure, SqliteSetAside, SqliteCoordination, SqlitePool):
     """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
 
     One process uses the file (``shared`` is False): ``hold`` locks and rate windows

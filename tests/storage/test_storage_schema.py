@@ -19,6 +19,9 @@ EXPECTED_TABLES = {
     "results",
     "result_seats",
     "rating_history",
+    "pool_entries",
+    "pool_pairs",
+    "pool_blocks",
 }
 
 
