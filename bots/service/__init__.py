@@ -34,6 +34,9 @@ from .clock import Clock, ManualClock, SystemClock, Timer
 from .config import ServiceConfig
 from .erasure import Forgotten
 from .errors import (
+    AlreadyLooking,
+    AlreadyPaired,
+    AlreadyPlaying,
     AlreadySeated,
     BadInput,
     BadSetting,
@@ -51,11 +54,13 @@ from .errors import (
     NoSuchTable,
     NotAdmin,
     NotCreator,
+    NotLooking,
     NotReady,
     NotRunning,
     NotSaved,
     NotSeated,
     NotYourTurn,
+    PoolNotHere,
     PracticeTable,
     ServiceError,
     StaleView,
@@ -63,9 +68,10 @@ from .errors import (
     TeamFull,
     UnknownLevel,
 )
-from .ids import Person, chat_id, platform_of, player_id, raw_id
+from .ids import Person, chat_id, is_pool_chat, platform_of, player_id, pool_chat, raw_id
 from .notices import (
     ClockWarning,
+    ForSeat,
     HandUpdated,
     LobbyClosed,
     LobbyUpdated,
@@ -99,9 +105,13 @@ from .views import (
     StatsView,
     TableView,
 )
+from .waiting import PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolView
 
 __all__ = [
     "COMPUTER_LEVELS",
+    "AlreadyLooking",
+    "AlreadyPaired",
+    "AlreadyPlaying",
     "AlreadySeated",
     "BadInput",
     "BadSetting",
@@ -109,6 +119,7 @@ __all__ = [
     "Clock",
     "ClockWarning",
     "Connected",
+    "ForSeat",
     "Forgotten",
     "HandUpdated",
     "HandView",
@@ -134,6 +145,7 @@ __all__ = [
     "NoSuchTable",
     "NotAdmin",
     "NotCreator",
+    "NotLooking",
     "NotReady",
     "NotRunning",
     "NotSaved",
@@ -144,6 +156,13 @@ __all__ = [
     "PlanOption",
     "Platform",
     "PlayDescription",
+    "PoolLooking",
+    "PoolNotHere",
+    "PoolNotice",
+    "PoolOffer",
+    "PoolPaired",
+    "PoolPlatform",
+    "PoolView",
     "PracticeTable",
     "Preview",
     "RecordFile",
@@ -170,7 +189,9 @@ __all__ = [
     "UnknownLevel",
     "YourTurn",
     "chat_id",
+    "is_pool_chat",
     "platform_of",
     "player_id",
+    "pool_chat",
     "raw_id",
 ]

@@ -31,6 +31,13 @@ class ServiceConfig:
         see ``thinking``).
     keep_finished_days: finished (and cancelled, expired) tables are deleted this many days
         after they closed, with their results (``erasure.Erasure.prune``); 0 keeps them.
+    pool_wait_seconds: someone the pairing pool finds nobody for this long is offered the
+        computer (``pool``), and may keep waiting.
+    pool_wave_seconds: how often the pool pairs the people waiting.
+    pool_turn_seconds: the turn clock of a match the pool seated (strangers wait for
+        nobody long).
+    pool_apart_seconds: two people the pool paired are not paired again for this long,
+        unless both press Rematch.
     """
 
     turn_seconds: int = 120
@@ -46,3 +53,7 @@ class ServiceConfig:
     claim_seconds: float = 10.0
     computer_processes: int | None = None
     keep_finished_days: int = 0
+    pool_wait_seconds: float = 45.0
+    pool_wave_seconds: float = 2.0
+    pool_turn_seconds: int = 60
+    pool_apart_seconds: float = 10 * 60

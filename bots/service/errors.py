@@ -216,3 +216,45 @@ class MatchNotOver(ServiceError):
     """A record asked for while its match is still played: it would tell the hands and the stock."""
 
     msgid = N_("This match is still being played: its record comes when it ends.")
+
+
+# The pairing pool (``pool``) ---------------------------------------------------------------
+
+
+class PoolNotHere(ServiceError):
+    """``/play`` on a platform or in a chat the pool does not serve (a group: the adapter
+    says where to send it instead)."""
+
+    msgid = N_("Looking for an opponent works in the private chat with me.")
+
+
+class AlreadyPlaying(ServiceError):
+    """``/play`` while seated at a running match: finish or resign it first."""
+
+    # TRANSLATORS: /play while the person is still playing a match; {command} is /resign.
+    msgid = N_("You are playing a match already. Finish it first, or resign it with {command}.")
+
+
+class AlreadyLooking(ServiceError):
+    """``/play`` again while the pool is looking for them: still one entry, no second
+    waiting message. ``fresh`` is not set: the waiting message above is the one."""
+
+    msgid = N_("I am already looking for an opponent for you: see the message above.")
+
+
+class NotLooking(ServiceError):
+    """Cancel, or a press on an old waiting message, when the person is not waiting."""
+
+    msgid = N_("You are not waiting for an opponent now. Send /play to look for one.")
+
+
+class AlreadyPaired(ServiceError):
+    """Cancel after a wave paired them: the match has begun."""
+
+    msgid = N_("Too late to cancel: an opponent was found and your match has begun.")
+
+
+class BlockedAlready(ServiceError):
+    """Block pressed twice, or on someone who was not at the table."""
+
+    msgid = N_("You will not be paired with this player again.")

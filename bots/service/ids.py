@@ -55,6 +55,26 @@ def raw_id(namespaced: str) -> str:
     return namespaced.partition(":")[2]
 
 
+#: What a stranger match's chat id holds after its platform: it has no chat of its own.
+POOL_CHAT: Final = "pool-"
+
+
+def pool_chat(platform: str, table_id: str) -> str:
+    """The chat id of a match the pairing pool seated (``pool``): no chat of any platform.
+    Its public notices go to each seated person's private chat instead, on their own
+    platform; the table's id keeps it one table's.
+
+    >>> pool_chat("tg", "a1b2"), is_pool_chat("tg:pool-a1b2"), is_pool_chat("tg:-100")
+    ('tg:pool-a1b2', True, False)
+    """
+    return _namespaced(platform, POOL_CHAT + table_id)
+
+
+def is_pool_chat(chat_id: str) -> bool:
+    """Whether ``chat_id`` is a stranger match's (``pool_chat``), not a platform's chat."""
+    return chat_id.partition(":")[2].startswith(POOL_CHAT)
+
+
 def new_table_id() -> str:
     """A short random table id (12 characters): leaves room in a 64-byte button payload."""
     return secrets.token_hex(6)

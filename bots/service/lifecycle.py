@@ -177,13 +177,14 @@ class Lifecycle:
             if record.version == 0:
                 reason: LobbyEnd = "expired" if record.status == "expired" else "cancelled"
                 view = viewing.lobby_view(record, LiveTable(record).rules, self._t.turn_seconds(record))
-                await self._t.deliver([LobbyClosed(view, reason, self._lang.public(record.chat_id))])
+                closing = LobbyClosed(view, reason, self._lang.public(record.chat_id))
+                await self._t.deliver([closing], record.seats)
                 return
             closed, match = await self._t.closed_table(record.table_id)
             for seat in closed.seats:
                 if seat.player_id is not None:
                     await self._lang.know_player(seat.player_id)
-            await self._t.deliver(self._t.match_notices(LiveTable(closed, match)))
+            await self._t.deliver(self._t.match_notices(LiveTable(closed, match)), closed.seats)
         except (BasraError, ValueError, TypeError, KeyError) as error:  # its events do not replay
             log.error("table %s could not be drawn again: %s", record.table_id, error)
 

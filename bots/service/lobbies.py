@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from core import events as ev
@@ -24,7 +25,7 @@ from .errors import (
     TableExists,
     UnknownLevel,
 )
-from .ids import Person, new_table_id, platform_of
+from .ids import Person, new_table_id, platform_of, pool_chat
 from .live import LiveTable, capacity, header, people, seat_of
 from .notices import (
     LobbyClosed,
@@ -137,6 +138,38 @@ class Lobbies(UseCase):
         """Open and start at once a practice match: ``person`` against computers of ``level``."""
         lobby = await self.new_lobby(chat_id, person, "practice", players=players, level=level)
         return await self.start_match(lobby.table_id, person)
+
+    async def seat_strangers(self, table_id: str, people: Sequence[Person]) -> TableView:
+        """Open and start at once a rated match of ``people`` the pool paired (``pool``): 2
+        for a 1-v-1, or 4 for a 2-v-2 (the first two one team, the last two the other). It
+        has no chat (``ids.pool_chat``): each plays in their private chat. The standard
+        rules and the pool's clock (``pool_turn_seconds``) apply; the first person is its
+        creator and its table (``table_id``, which the pool chose) is of their platform's bot."""
+        if len(people) not in (2, 4):
+            raise BadInput(f"a stranger match has no {len(people)} seats")
+        platform = platform_of(people[0].player_id)
+        for person in people:
+            self._lang.note_person(person)
+            await self._lang.seat_person(person)
+        four = len(people) == 4
+        record = TableRecord(
+            table_id=table_id,
+            chat_id=pool_chat(platform, table_id),
+            platform=platform,
+            owner=self._t.owners[platform],
+            mode="2v2" if four else "1v1",
+            created_by=people[0].player_id,
+            seats=tuple(Seat(player_id=p.player_id, name=p.name, team=i // 2 if four else 0)
+                        for i, p in enumerate(people)),
+            header={"capacity": len(people), "turn_seconds": self._config.pool_turn_seconds,
+                    "level": "beginner", "pool": True},
+            deadline=self._clock.now() + self._config.lobby_idle_seconds,
+        )
+        record = await self._store.create_table(record.model_copy(update={"due_at": record.deadline}))
+        live = LiveTable(record)
+        self._t.register(live)
+        self._t.hooks.changed(live)
+        return await self.start_match(table_id, people[0])
 
     async def rematch(self, table_id: str, person: Person) -> LobbyView | TableView:
         """The Rematch button of a finished match: the first press opens a lobby in its chat

@@ -178,6 +178,27 @@ class TableSetAside:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class ForSeat:
+    """A public notice of a stranger match (``ids.pool_chat``: it has no chat of its own),
+    for one person seated at it: shown in their private chat, on their platform, in their
+    language (``lang``; ``notice.lang`` is the same). Private to ``player_id``."""
+
+    notice: LobbyUpdated | LobbyClosed | TableUpdated | RoundEnded | MatchEnded | TableSetAside
+    player_id: str
+    lang: str
+    kind: Literal["for_seat"] = "for_seat"
+    public = False
+
+    @property
+    def chat_id(self) -> str:
+        return self.notice.chat_id
+
+    @property
+    def table_id(self) -> str:
+        return self.notice.table_id
+
+
 Notice = (
     LobbyUpdated
     | LobbyClosed
@@ -188,6 +209,7 @@ Notice = (
     | RoundEnded
     | MatchEnded
     | TableSetAside
+    | ForSeat
 )
 
 

@@ -15,7 +15,8 @@ pressed confirm plays once.
 whose docstring says what it does. The unit of work (``tables``: the tables in
 memory and the one path of every change), the timers (``timers``), the languages
 and chats' settings (``languages``), and one collaborator per use case:
-``lobbies``, ``matches``, ``chats``, ``standings``, ``erasure`` and ``lifecycle``. The use cases
+``lobbies``, ``matches``, ``chats``, ``standings``, ``erasure``, ``lifecycle`` and
+``pool`` (the pairing pool, whose waves are a chore of the heartbeat). The use cases
 share the unit of work and never call each other. A store that fails is one refusal,
 ``NotSaved``, whatever was asked (``_saved``).
 """
@@ -43,6 +44,7 @@ from .lifecycle import Lifecycle
 from .lobbies import COMPUTER_LEVELS, Lobbies
 from .matches import Matches
 from .notices import Platform
+from .pool import Pool
 from .standings import Standings
 from .tables import Tables
 from .timers import Timers
@@ -149,6 +151,8 @@ class TableService:
             self.tables, self.languages, store, clock, config, resign=self.resign, leave=self.leave
         )
         self.lifecycle.chores.append(self.erasure.prune)
+        self.pool = Pool(self.tables, self.languages, store, clock, config, seat=self.lobbies.seat_strangers)
+        self.lifecycle.chores.append(self.pool.tick)
         self._store = store
         self._clock = clock
 
@@ -256,3 +260,13 @@ class TableService:
 
     # -- erasure -------------------------------------------------------------
     forget = _asks("erasure", Erasure.forget)
+
+    # -- the pairing pool ----------------------------------------------------
+    pool_join = _asks("pool", Pool.join)
+    pool_message = _asks("pool", Pool.note_message)
+    pool_cancel = _asks("pool", Pool.cancel)
+    pool_keep_waiting = _asks("pool", Pool.keep_waiting)
+    pool_computer = _asks("pool", Pool.play_computer)
+    pool_status = _asks("pool", Pool.status)
+    pool_block = _asks("pool", Pool.block)
+    pool_wave = _asks("pool", Pool.wave)

@@ -29,13 +29,14 @@ from storage import (
     DamagedTable,
     MatchResult,
     PlayerProfile,
+    Seat,
     StorageError,
     Store,
     TableRecord,
     VersionConflict,
 )
 
-from . import deadlines, results, telling, viewing
+from . import deadlines, results, strangers, telling, viewing
 from .clock import Clock, logged
 from .config import ServiceConfig
 from .errors import (
@@ -314,23 +315,26 @@ class Tables:
                 await self.refresh(live)
                 await self.lang.settings_again(live.record.chat_id)
             value, notices = await decide()
-            await self.deliver(notices)
+            await self.deliver(notices, live.record.seats)
         if committed is not None:
             await logged(committed, "acknowledging an action failed", log)
         return value
 
-    async def deliver(self, notices: Sequence[Notice]) -> None:
-        if not notices:
-            return
-        platform = self.platforms.get(notices[0].chat_id.partition(":")[0])
-        if platform is None:
-            return
-        try:
-            await platform.deliver(notices)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("delivering %d notices of table %s failed", len(notices), notices[0].table_id)
+    async def deliver(self, notices: Sequence[Notice], seats: Sequence[Seat] | None = None) -> None:
+        """Hand one action's notices to the platforms they go to (``strangers.shares``; the
+        ``seats`` of a stranger match say whose chats, when it has left memory)."""
+        if seats is None:
+            live = self.live.get(notices[0].table_id) if notices else None
+            seats = live.record.seats if live is not None else ()
+        for name, share in strangers.shares(notices, seats, lambda p: self.lang.of(p, None)).items():
+            platform = self.platforms.get(name)
+            try:
+                if platform is not None:
+                    await platform.deliver(share)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("delivering %d notices of table %s failed", len(share), share[0].table_id)
 
     async def reload(self, live: LiveTable) -> None:
         """Bring memory back to what the store holds (after a refused or failed write)."""

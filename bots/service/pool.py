@@ -1,0 +1,327 @@
+"""The pairing pool: people with nobody at hand ask to play someone now, and are paired.
+
+``join`` puts a person in the pool from their private chat; every ``pool_wave_seconds`` a
+wave pairs the people waiting (``pairing``: a maximum-weight matching over rating gaps
+and waits) and seats each pair at a rated match of its own, which they play in their
+private chats (``Lobbies.seat_strangers``, ``ids.pool_chat``), each on their own
+platform and in their own language. Someone nobody was found for within
+``pool_wait_seconds`` is offered the computer at the level nearest their rating, and
+may keep waiting.
+
+The pool is kept in the store (``Store.enter_pool`` and the rest), so every process of
+the bots on one database shares it: one wave runs at a time among them (``Store.hold``
+on ``WAVE``), a wave seats a person only if they are still waiting (``Store.seat_pool``,
+all of a pair or none), and a crash loses nobody. Seating marks the pair first, then
+opens their table; a wave that finds someone marked seated at a table that was never
+opened (its process died in between) puts them back, first in line as before, and
+tells them they are still waiting. A seated person's entry stays until they join again,
+naming the match they are at.
+
+A wave pairs the people of the platforms this service serves, so one process that serves
+Telegram and Discord pairs across them; processes that each serve one platform pair each
+platform's own people.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Final
+
+from storage import PoolEntry, Store
+
+from . import pairing
+from .clock import Clock
+from .config import ServiceConfig
+from .errors import (
+    AlreadyLooking,
+    AlreadyPaired,
+    AlreadyPlaying,
+    BadInput,
+    NotLooking,
+    NotSeated,
+    PoolNotHere,
+)
+from .ids import Person, new_table_id, platform_of
+from .languages import Languages
+from .live import seat_of
+from .tables import Tables
+from .usecase import UseCase
+from .views import TableView
+from .waiting import LOOKING_EVERY, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolView
+
+log = logging.getLogger(__name__)
+
+#: The key one wave at a time holds, among every process on the database.
+WAVE: Final = "pool:wave"
+#: A person's first rated matches: their rating says little yet, and the pool says so.
+PROVISIONAL_MATCHES: Final = 5
+#: The most seconds between two edits of a waiting message while nothing else changes.
+LOOKING_AT_MOST: Final = 30.0
+#: Kinds of match the pool pairs for.
+MODES: Final = ("1v1",)
+
+#: Open and start the match of people a wave paired, at the table id given
+#: (``Lobbies.seat_strangers``).
+Seat = Callable[[str, Sequence[Person]], Awaitable[TableView]]
+
+
+def level_for(rating: float) -> str:
+    """The computer level nearest a rating (an openskill ordinal: a newcomer's is 0).
+
+    >>> level_for(0.0), level_for(8.0), level_for(20.0)
+    ('beginner', 'strong', 'expert')
+    """
+    return "beginner" if rating < 5 else "strong" if rating < 15 else "expert"
+
+
+class Pool(UseCase):
+    """The pairing pool's half of the table service."""
+
+    def __init__(self, tables: Tables, languages: Languages, store: Store, clock: Clock,
+                 config: ServiceConfig, *, seat: Seat) -> None:
+        super().__init__(tables, languages, store, clock, config)
+        self._seat = seat
+        #: What each waiting person's message says last, as this process told it:
+        #: (how many were looking, when).
+        self._told: dict[str, tuple[int, float]] = {}
+        self._waved_at: float | None = None
+        self._recovered = False
+        #: Pairs a dead process marked seated at a match it never opened: they never met.
+        self._never_met: set[frozenset[str]] = set()
+
+    @property
+    def platforms(self) -> list[str]:
+        """The platforms served here whose people may wait in the pool."""
+        return sorted(name for name, p in self._t.platforms.items() if isinstance(p, PoolPlatform))
+
+    # -- what people ask --------------------------------------------------------------
+
+    async def join(self, person: Person, chat_id: str, mode: str = "1v1") -> PoolView:
+        """Put ``person`` in the pool from their private chat ``chat_id``: the view their
+        waiting message shows. PoolNotHere on a platform without the pool; AlreadyPlaying
+        while they play a match; AlreadyLooking while they wait already (still one entry)."""
+        platform = platform_of(person.player_id)
+        if platform not in self.platforms or platform_of(chat_id) != platform:
+            raise PoolNotHere()
+        if mode not in MODES:
+            raise BadInput(f"the pool pairs no {mode!r} matches")
+        self._lang.note_person(person)
+        profile = await self._store.upsert_player(person.player_id, person.name, person.language)
+        self._lang.chosen[person.player_id] = profile.language
+        if await self._playing(person.player_id):
+            raise AlreadyPlaying()
+        entry = PoolEntry(
+            player_id=person.player_id, platform=platform, chat_id=chat_id, name=person.name,
+            lang=person.language, rating=profile.rating,
+            provisional=profile.rated_matches < PROVISIONAL_MATCHES, mode=mode,
+            joined_at=self._clock.now(),
+        )
+        stored, added = await self._store.enter_pool(entry)
+        if not added and stored.state == "seated":
+            # Seated by an earlier wave at a match that is over now: look afresh.
+            await self._store.leave_pool(person.player_id, "seated")
+            stored, added = await self._store.enter_pool(entry)
+        if not added:
+            raise AlreadyLooking()
+        waiting = await self._store.pool_entries(self.platforms, "waiting")
+        looking = sum(1 for w in waiting if w.mode == mode)
+        self._told[person.player_id] = (looking, stored.joined_at)
+        return self._view(stored, looking)
+
+    async def _playing(self, player_id: str) -> bool:
+        """Whether they play a running match of these bots now (a group's, or a stranger one)."""
+        rows = await self._store.open_rows(owners=sorted(self._t.owners.values()), player=player_id)
+        return any(getattr(row, "status", None) == "running" for row in rows)
+
+    async def note_message(self, person: Person, message: dict[str, object]) -> None:
+        """Keep the adapter's reference to the person's waiting message, for its later edits
+        (from any process, after a restart too). Nothing when they wait no longer."""
+        entry = await self._store.pool_entry(person.player_id)
+        if entry is not None and entry.state == "waiting":
+            await self._store.update_pool_entry(entry.model_copy(update={"message": message}), "waiting")
+
+    async def cancel(self, person: Person) -> PoolView:
+        """Leave the pool. NotLooking if they were not waiting; AlreadyPaired once a wave
+        seated them (the match has begun)."""
+        left = await self._store.leave_pool(person.player_id, "waiting")
+        if left is None:
+            entry = await self._store.pool_entry(person.player_id)
+            if entry is not None and entry.state == "seated" and await self._playing(person.player_id):
+                raise AlreadyPaired()
+            raise NotLooking()
+        self._told.pop(person.player_id, None)
+        return self._view(left, 0, state="left")
+
+    async def keep_waiting(self, person: Person) -> PoolView:
+        """Keep waiting after the computer was offered: the view of the waiting message,
+        which still offers the computer. NotLooking if they are not waiting."""
+        entry = await self._waiting(person)
+        return self._view(entry, await self._looking(entry.mode))
+
+    async def play_computer(self, person: Person) -> PoolView:
+        """Leave the pool to play the computer instead: ``level`` of the view returned is the
+        one to practise against. NotLooking, AlreadyPaired as for ``cancel``."""
+        return await self.cancel(person)
+
+    async def status(self, person: Person) -> PoolView | None:
+        """Their place in the pool, or None when they are not in it."""
+        entry = await self._store.pool_entry(person.player_id)
+        if entry is None:
+            return None
+        return self._view(entry, await self._looking(entry.mode))
+
+    async def block(self, person: Person, table_id: str) -> tuple[str, ...]:
+        """``person`` will not be paired again with the others of the match ``table_id``
+        (once it is over): their display names. NotSeated if they did not play it."""
+        record, _ = await self._t.closed_table(table_id)
+        if seat_of(record, person.player_id) is None:
+            raise NotSeated()
+        if record.status in ("lobby", "running"):
+            raise BadInput(f"table {table_id!r} is not over")
+        others = [s for s in record.seats if s.player_id not in (None, person.player_id)]
+        for seat in others:
+            assert seat.player_id is not None
+            await self._store.block_player(person.player_id, seat.player_id, self._clock.now())
+        return tuple(s.name or "" for s in others)
+
+    async def _waiting(self, person: Person) -> PoolEntry:
+        entry = await self._store.pool_entry(person.player_id)
+        if entry is None or entry.state != "waiting":
+            raise NotLooking()
+        return entry
+
+    async def _looking(self, mode: str) -> int:
+        waiting = await self._store.pool_entries(self.platforms, "waiting")
+        return sum(1 for w in waiting if w.mode == mode)
+
+    # -- waves -----------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """A chore of the heartbeat: a wave once ``pool_wave_seconds`` have passed since the
+        last one."""
+        now = self._clock.now()
+        if self._waved_at is not None and now - self._waved_at < self._config.pool_wave_seconds:
+            return
+        self._waved_at = now
+        if self.platforms:
+            await self.wave()
+
+    async def wave(self) -> int:
+        """Pair the people waiting and seat each pair; offer the computer to those who
+        waited long enough; tell the others how many are looking. Returns the pairs seated."""
+        seated = 0
+        async with self._store.hold(WAVE):
+            now = self._clock.now()
+            if not self._recovered:
+                await self._recover()
+                self._recovered = True
+            waiting = await self._store.pool_entries(self.platforms, "waiting")
+            by_mode: defaultdict[str, list[PoolEntry]] = defaultdict(list)
+            for entry in waiting:
+                by_mode[entry.mode].append(entry)
+            for entries in by_mode.values():
+                ids = [e.player_id for e in entries]
+                apart = await self._store.blocked_pairs(ids)
+                met = await self._store.pool_pairs_since(ids, now - self._config.pool_apart_seconds)
+                apart |= met - self._never_met
+                by_id = {e.player_id: e for e in entries}
+                for a, b in pairing.pairs(entries, now, apart):
+                    if await self._seat_pair([by_id[a], by_id[b]], now):
+                        seated += 1
+                        by_id.pop(a)
+                        by_id.pop(b)
+                await self._tell_waiting(list(by_id.values()), now)
+        return seated
+
+    async def _seat_pair(self, entries: list[PoolEntry], now: float) -> bool:
+        """Mark the pair seated, then open their match; put them back if it cannot open."""
+        ids = [e.player_id for e in entries]
+        table_id = new_table_id()
+        if not await self._store.seat_pool(ids, table_id, now):
+            return False
+        people = [Person(e.player_id, e.name, e.lang) for e in entries]
+        try:
+            await self._seat(table_id, people)
+        except Exception:
+            log.exception("a pair the pool found could not be seated")
+            for entry in entries:
+                await self._store.update_pool_entry(entry, "seated")
+            return False
+        for entry in entries:
+            self._told.pop(entry.player_id, None)
+            seated = entry.model_copy(update={"state": "seated", "table_id": table_id})
+            others = tuple(e.name for e in entries if e is not entry)
+            await self._tell([PoolPaired(self._view(seated, 0, opponents=others))])
+        return True
+
+    async def _recover(self) -> None:
+        """After a start: whoever a dead process marked seated at a match it never opened is
+        waiting again, as before, and told so."""
+        unopened: defaultdict[str, list[str]] = defaultdict(list)
+        for entry in await self._store.pool_entries(self.platforms, "seated"):
+            if entry.table_id is not None and await self._store.get_table(entry.table_id) is not None:
+                continue
+            unopened[entry.table_id or ""].append(entry.player_id)
+            back = entry.model_copy(update={"state": "waiting", "table_id": None})
+            if await self._store.update_pool_entry(back, "seated"):
+                looking = await self._looking(back.mode)
+                self._told[back.player_id] = (looking, self._clock.now())
+                await self._tell([PoolLooking(self._view(back, looking), resumed=True)])
+        for people in unopened.values():
+            self._never_met.update(frozenset(pair) for pair in itertools.combinations(people, 2))
+
+    async def _tell_waiting(self, entries: Sequence[PoolEntry], now: float) -> None:
+        """The offer to those who waited long enough; to the others, how many are looking,
+        when that changed (at most every ``LOOKING_EVERY`` seconds) or a while has passed."""
+        counts: defaultdict[str, int] = defaultdict(int)
+        for entry in await self._store.pool_entries(self.platforms, "waiting"):
+            counts[entry.mode] += 1
+        notices: list[PoolNotice] = []
+        for entry in entries:
+            looking = counts[entry.mode]
+            if not entry.offered and now - entry.joined_at >= self._config.pool_wait_seconds:
+                offered = entry.model_copy(update={"offered": True})
+                if await self._store.update_pool_entry(offered, "waiting"):
+                    self._told[entry.player_id] = (looking, now)
+                    notices.append(PoolOffer(self._view(offered, looking)))
+                continue
+            told, told_at = self._told.get(entry.player_id, (0, entry.joined_at))
+            if now - told_at >= LOOKING_EVERY and (told != looking or now - told_at >= LOOKING_AT_MOST):
+                self._told[entry.player_id] = (looking, now)
+                notices.append(PoolLooking(self._view(entry, looking)))
+        await self._tell(notices)
+
+    async def _tell(self, notices: Sequence[PoolNotice]) -> None:
+        by_platform: defaultdict[str, list[PoolNotice]] = defaultdict(list)
+        for notice in notices:
+            by_platform[platform_of(notice.view.player_id)].append(notice)
+        for name, mine in by_platform.items():
+            platform = self._t.platforms.get(name)
+            if isinstance(platform, PoolPlatform):
+                try:
+                    await platform.tell_pool(mine)
+                except Exception:
+                    log.exception("telling %d people of the pool failed", len(mine))
+
+    def _view(self, entry: PoolEntry, looking: int, *, state: str | None = None,
+              opponents: tuple[str, ...] = ()) -> PoolView:
+        return PoolView(
+            player_id=entry.player_id,
+            chat_id=entry.chat_id,
+            lang=self._lang.of(entry.player_id, None),
+            mode=entry.mode,
+            state="left" if state == "left" else entry.state,
+            looking=looking,
+            waited=max(0.0, self._clock.now() - entry.joined_at),
+            wait_seconds=self._config.pool_wait_seconds,
+            offered=entry.offered,
+            level=level_for(entry.rating),
+            rating=entry.rating,
+            provisional=entry.provisional,
+            table_id=entry.table_id,
+            opponents=opponents,
+            message=dict(entry.message) if entry.message is not None else None,
+        )

@@ -1,0 +1,54 @@
+"""Where one action's notices go: a table's chat, or, at a stranger match, each person's own.
+
+A match the pairing pool seated (``pool``) has no chat: its people are strangers, each
+in their private chat, maybe on different platforms. Its public notices (the table, a
+round's points, the result) become one ``ForSeat`` per person seated, in that person's
+language, and each platform is handed its own people's share with their private notices
+(their hands), in the order the action made them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from storage import Seat
+
+from .ids import is_pool_chat, platform_of
+from .notices import (
+    ForSeat,
+    LobbyClosed,
+    LobbyUpdated,
+    MatchEnded,
+    Notice,
+    RoundEnded,
+    TableSetAside,
+    TableUpdated,
+)
+
+PUBLIC = (LobbyUpdated, LobbyClosed, TableUpdated, RoundEnded, MatchEnded, TableSetAside)
+
+
+def shares(notices: Sequence[Notice], seats: Sequence[Seat], lang_of: Callable[[str], str]
+           ) -> dict[str, list[Notice]]:
+    """Each platform's share of ``notices`` (one action's, of one table), by platform name:
+    all of them to the table's own chat's platform, unless the table is a stranger match
+    seated at ``seats``."""
+    if not notices:
+        return {}
+    chat = notices[0].chat_id
+    if not is_pool_chat(chat):
+        return {platform_of(chat): list(notices)}
+    people = [seat.player_id for seat in seats if seat.player_id is not None]
+    routed: dict[str, list[Notice]] = {}
+    for notice in notices:
+        if isinstance(notice, ForSeat):
+            routed.setdefault(platform_of(notice.player_id), []).append(notice)
+        elif isinstance(notice, PUBLIC):
+            for person in people:
+                lang = lang_of(person)
+                mine = ForSeat(dataclasses.replace(notice, lang=lang), person, lang)
+                routed.setdefault(platform_of(person), []).append(mine)
+        elif notice.player_id is not None:
+            routed.setdefault(platform_of(notice.player_id), []).append(notice)
+    return routed

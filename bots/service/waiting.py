@@ -1,0 +1,91 @@
+"""What the pairing pool tells a person who waits in it, and the adapter side of that.
+
+A person who sends ``/play`` gets one waiting message in their private chat (the
+adapter sends it as the command's answer and hands its reference back,
+``TableService.pool_message``). The pool edits it sparingly afterwards: when it has
+something new to say (how many are looking, the computer offered after the wait, the
+opponent found), through ``PoolPlatform.tell_pool``, never more often than
+``LOOKING_EVERY`` seconds for the count alone. A person's notices go to their own
+platform only, in their own language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Protocol, runtime_checkable
+
+#: The fewest seconds between two edits of a waiting message that only say how many are
+#: looking now (a private chat takes about one write a second, and the person reads it).
+LOOKING_EVERY: Final = 15.0
+
+PoolState = Literal["waiting", "seated", "left"]
+
+
+@dataclass(frozen=True, slots=True)
+class PoolView:
+    """One person's place in the pool, as their waiting message shows it.
+
+    ``looking``: how many people wait for the same kind of match now, them included.
+    ``waited``: seconds since they joined. ``level``: the computer level nearest their
+    rating, offered once they have waited ``wait_seconds`` (``offered``). When ``state``
+    is "seated", ``table_id`` is their match and ``opponents`` the display names of the
+    others at it (never an id nor a username). ``message`` is the adapter's reference to
+    the waiting message, as it handed it back.
+    """
+
+    player_id: str
+    chat_id: str
+    lang: str
+    mode: str
+    state: PoolState
+    looking: int
+    waited: float
+    wait_seconds: float
+    offered: bool
+    level: str
+    rating: float
+    provisional: bool
+    table_id: str | None = None
+    opponents: tuple[str, ...] = ()
+    message: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PoolLooking:
+    """Still looking: edit the waiting message (how many look, how long it has been).
+    ``resumed``: the bot restarted meanwhile, and the person is still waiting."""
+
+    view: PoolView
+    resumed: bool = False
+    kind: Literal["pool_looking"] = "pool_looking"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolOffer:
+    """Nobody found within the wait: offer the computer at ``view.level``, or waiting on."""
+
+    view: PoolView
+    kind: Literal["pool_offer"] = "pool_offer"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPaired:
+    """An opponent was found and the match began (its own messages follow): the waiting
+    message says whom, and that its buttons are done."""
+
+    view: PoolView
+    kind: Literal["pool_paired"] = "pool_paired"
+
+
+PoolNotice = PoolLooking | PoolOffer | PoolPaired
+
+
+@runtime_checkable
+class PoolPlatform(Protocol):
+    """A platform whose people may wait in the pool: it edits their waiting messages.
+    Like ``Platform.deliver``, ``tell_pool`` only queues and returns, and never raises."""
+
+    name: str
+
+    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None: ...
