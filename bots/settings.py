@@ -62,6 +62,11 @@ class BasraSettings(BaseSettings):
     web_secret: SecretStr | None = None
     #: Days a finished match is kept after it closed; 0: kept for good.
     keep_finished_days: int = Field(default=0, ge=0, le=36500)
+    #: The pairing pool (``bots.service.pool``): the wait before the computer is offered,
+    #: how often waves pair people, and the clock of a match between strangers.
+    pool_wait_seconds: float = Field(default=45.0, ge=5, le=3600)
+    pool_wave_seconds: float = Field(default=2.0, ge=0.5, le=60)
+    pool_turn_seconds: int = Field(default=60, ge=10, le=3600)
     #: How old a Telegram Mini App's login (its ``auth_date``) may be, and how long a link lasts.
     web_login_seconds: int = Field(default=600, ge=10, le=86400)
     #: The sizes what a process keeps stops at (``bots.memory``, README *Memory*).
@@ -132,6 +137,9 @@ class BasraSettings(BaseSettings):
             practice_idle_seconds=self.practice_idle_seconds,
             language=self.language,
             keep_finished_days=self.keep_finished_days,
+            pool_wait_seconds=self.pool_wait_seconds,
+            pool_wave_seconds=self.pool_wave_seconds,
+            pool_turn_seconds=self.pool_turn_seconds,
         )
 
 
