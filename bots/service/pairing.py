@@ -30,7 +30,8 @@ other, nor two who were just paired (the caller passes both as ``apart``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 import networkx as nx
@@ -96,3 +97,50 @@ def pairs(
     ]
     ordered.sort(key=lambda pair: (by_id[pair[0]].joined_at, pair[0]))
     return [(a, b) for a, b in ordered]
+
+
+@dataclass(frozen=True, slots=True)
+class _Team:
+    """Two partners, as a wave of 2-v-2 weighs them: their mean rating, the longer wait."""
+
+    player_id: str  # the two ids, joined by TEAM
+    rating: float
+    joined_at: float
+
+
+#: What joins two partners' ids into their team's (ids never hold it).
+TEAM: Final = "|"
+
+
+def tables_of_teams(
+    teams: Sequence[tuple[str, str]], people: Mapping[str, Waiting], now: float,
+    apart: Collection[frozenset[str]] = (),
+) -> list[tuple[str, str, str, str]]:
+    """The 2-v-2 tables of a wave, each as four player ids, a team's two first: the teams
+    (pairs of partners, from ``pairs`` or who came together) matched as ``pairs`` matches
+    people, a team weighing its partners' mean rating and its longer wait. Two teams where
+    someone must stay apart from someone across (``apart``) never meet.
+
+    >>> from types import SimpleNamespace as W
+    >>> people = {p: W(player_id=p, rating=r, joined_at=0.0) for p, r in
+    ...           [("a", 0), ("b", 1), ("c", 20), ("d", 21), ("e", 2), ("f", 3)]}
+    >>> tables_of_teams([("a", "b"), ("c", "d"), ("e", "f")], people, now=1.0)
+    [('a', 'b', 'e', 'f')]
+    """
+    made = [
+        _Team(TEAM.join(team), sum(people[p].rating for p in team) / 2,
+              min(people[p].joined_at for p in team))
+        for team in teams
+    ]
+    kept = {
+        frozenset((x.player_id, y.player_id))
+        for i, x in enumerate(made) for y in made[i + 1:]
+        if any(frozenset((p, q)) in apart
+               for p in x.player_id.split(TEAM) for q in y.player_id.split(TEAM))
+    }
+    tables = []
+    for x, y in pairs(made, now, kept):
+        a1, a2 = x.split(TEAM)
+        b1, b2 = y.split(TEAM)
+        tables.append((a1, a2, b1, b2))
+    return tables

@@ -44,7 +44,7 @@ from .errors import (
     NotSeated,
     PoolNotHere,
 )
-from .ids import Person, new_table_id, platform_of
+from .ids import Person, is_pool_chat, new_table_id, platform_of
 from .languages import Languages
 from .live import seat_of
 from .tables import Tables
@@ -61,7 +61,7 @@ PROVISIONAL_MATCHES: Final = 5
 #: The most seconds between two edits of a waiting message while nothing else changes.
 LOOKING_AT_MOST: Final = 30.0
 #: Kinds of match the pool pairs for.
-MODES: Final = ("1v1",)
+MODES: Final = ("1v1", "2v2")
 
 #: Open and start the match of people a wave paired, at the table id given
 #: (``Lobbies.seat_strangers``).
@@ -99,10 +99,14 @@ class Pool(UseCase):
 
     # -- what people ask --------------------------------------------------------------
 
-    async def join(self, person: Person, chat_id: str, mode: str = "1v1") -> PoolView:
+    async def join(self, person: Person, chat_id: str, mode: str = "1v1", *,
+                   partner: str | None = None) -> PoolView:
         """Put ``person`` in the pool from their private chat ``chat_id``: the view their
-        waiting message shows. PoolNotHere on a platform without the pool; AlreadyPlaying
-        while they play a match; AlreadyLooking while they wait already (still one entry)."""
+        waiting message shows. ``mode`` "1v1", or "2v2" (a wave seats four: two teams of
+        two, by rating). ``partner``: the one person they wait for (``rematch``), whom no
+        other is paired in place of. PoolNotHere on a platform without the pool;
+        AlreadyPlaying while they play a match; AlreadyLooking while they wait already
+        (still one entry)."""
         platform = platform_of(person.player_id)
         if platform not in self.platforms or platform_of(chat_id) != platform:
             raise PoolNotHere()
@@ -117,7 +121,7 @@ class Pool(UseCase):
             player_id=person.player_id, platform=platform, chat_id=chat_id, name=person.name,
             lang=person.language, rating=profile.rating,
             provisional=profile.rated_matches < PROVISIONAL_MATCHES, mode=mode,
-            joined_at=self._clock.now(),
+            partner=partner, joined_at=self._clock.now(),
         )
         stored, added = await self._store.enter_pool(entry)
         if not added and stored.state == "seated":
@@ -135,6 +139,20 @@ class Pool(UseCase):
         """Whether they play a running match of these bots now (a group's, or a stranger one)."""
         rows = await self._store.open_rows(owners=sorted(self._t.owners.values()), player=player_id)
         return any(getattr(row, "status", None) == "running" for row in rows)
+
+    async def rematch(self, person: Person, chat_id: str, table_id: str) -> PoolView:
+        """Rematch pressed under a finished stranger match: wait in the pool for that same
+        opponent, who must press it too (a wave seats the two as soon as both wait for each
+        other, however recently they met); the computer is offered after the wait, as to
+        anyone. NotSeated if they did not play it; BadInput if it is no finished 1-v-1 of
+        the pool."""
+        record, _ = await self._t.closed_table(table_id)
+        if seat_of(record, person.player_id) is None:
+            raise NotSeated()
+        others = [s.player_id for s in record.seats if s.player_id not in (None, person.player_id)]
+        if record.status in ("lobby", "running") or not is_pool_chat(record.chat_id) or len(others) != 1:
+            raise BadInput(f"table {table_id!r} is no finished stranger 1-v-1")
+        return await self.join(person, chat_id, "1v1", partner=others[0])
 
     async def note_message(self, person: Person, message: dict[str, object]) -> None:
         """Keep the adapter's reference to the person's waiting message, for its later edits
@@ -222,22 +240,38 @@ class Pool(UseCase):
             by_mode: defaultdict[str, list[PoolEntry]] = defaultdict(list)
             for entry in waiting:
                 by_mode[entry.mode].append(entry)
-            for entries in by_mode.values():
+            for mode, entries in by_mode.items():
                 ids = [e.player_id for e in entries]
                 apart = await self._store.blocked_pairs(ids)
                 met = await self._store.pool_pairs_since(ids, now - self._config.pool_apart_seconds)
-                apart |= met - self._never_met
                 by_id = {e.player_id: e for e in entries}
-                for a, b in pairing.pairs(entries, now, apart):
-                    if await self._seat_pair([by_id[a], by_id[b]], now):
+                for group in self._groups(mode, entries, now, apart, met - self._never_met):
+                    if await self._seat_group([by_id[p] for p in group], now):
                         seated += 1
-                        by_id.pop(a)
-                        by_id.pop(b)
+                        for p in group:
+                            by_id.pop(p)
                 await self._tell_waiting(list(by_id.values()), now)
         return seated
 
-    async def _seat_pair(self, entries: list[PoolEntry], now: float) -> bool:
-        """Mark the pair seated, then open their match; put them back if it cannot open."""
+    @staticmethod
+    def _groups(mode: str, entries: Sequence[PoolEntry], now: float, blocked: set[frozenset[str]],
+                met: set[frozenset[str]]) -> Sequence[tuple[str, ...]]:
+        """Who this wave seats together: first the two who wait for each other (a rematch,
+        or partners who came together), then the matching of the others (``pairing``)."""
+        partner_of = {e.player_id: e.partner for e in entries}
+        mutual = [
+            (person, partner) for person, partner in partner_of.items()
+            if partner is not None and person < partner and partner_of.get(partner) == person
+            and frozenset((person, partner)) not in blocked
+        ]
+        free = [e for e in entries if e.partner is None]
+        if mode == "1v1":
+            return [*mutual, *pairing.pairs(free, now, blocked | met)]
+        teams = [*mutual, *pairing.pairs(free, now, blocked)]
+        return pairing.tables_of_teams(teams, {e.player_id: e for e in entries}, now, blocked)
+
+    async def _seat_group(self, entries: list[PoolEntry], now: float) -> bool:
+        """Mark them seated, then open their match; put them back if it cannot open."""
         ids = [e.player_id for e in entries]
         table_id = new_table_id()
         if not await self._store.seat_pool(ids, table_id, now):

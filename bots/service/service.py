@@ -264,6 +264,7 @@ class TableService:
     # -- the pairing pool ----------------------------------------------------
     pool_join = _asks("pool", Pool.join)
     pool_message = _asks("pool", Pool.note_message)
+    pool_rematch = _asks("pool", Pool.rematch)
     pool_cancel = _asks("pool", Pool.cancel)
     pool_keep_waiting = _asks("pool", Pool.keep_waiting)
     pool_computer = _asks("pool", Pool.play_computer)

@@ -18,6 +18,7 @@ from bots.service import (
     HandUpdated,
     ManualClock,
     NotLooking,
+    NotSeated,
     Person,
     PoolLooking,
     PoolNotHere,
@@ -260,3 +261,41 @@ async def test_a_telegram_person_and_a_discord_person_play_each_on_their_own_pla
         done = await play_out(svc, clock, table_id)
         assert not done.running
         assert any(isinstance(n, ForSeat) and n.notice.kind == "match_ended" for n in dc.notices)
+
+
+async def test_a_rematch_waits_for_that_same_opponent_who_must_press_it_too(
+    pool: TableService, tg: PoolPlatform
+) -> None:
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    await pool.pool_wave()
+    table_id = tg.told[-1].view.table_id
+    assert table_id is not None
+    await pool.resign(table_id, BADR.player_id)
+    await pool.pool_rematch(ALICE, private(ALICE), table_id)
+    await pool.pool_join(CARLA, private(CARLA))
+    assert await pool.pool_wave() == 0  # Alice waits for Badr alone, Carla for anyone
+    await pool.pool_rematch(BADR, private(BADR), table_id)
+    assert await pool.pool_wave() == 1  # just met, but both asked for each other
+    again = [n for n in tg.told if isinstance(n, PoolPaired)][-2:]
+    assert {n.view.player_id for n in again} == {ALICE.player_id, BADR.player_id}
+    with pytest.raises(NotSeated):
+        await pool.pool_rematch(CARLA, private(CARLA), table_id)
+
+
+async def test_four_people_asking_for_2v2_sit_at_one_table_as_two_teams(
+    pool: TableService, tg: PoolPlatform
+) -> None:
+    dina = Person("tg:4", "دينا", "ar")
+    for person in (ALICE, BADR, CARLA):
+        await pool.pool_join(person, private(person), "2v2")
+    assert await pool.pool_wave() == 0
+    await pool.pool_join(dina, private(dina), "2v2")
+    assert await pool.pool_wave() == 1
+    paired = [n for n in tg.told if isinstance(n, PoolPaired)]
+    assert len(paired) == 4 and all(len(n.view.opponents) == 3 for n in paired)
+    table_id = paired[0].view.table_id
+    assert table_id is not None
+    table = await pool.table(table_id)
+    assert table.mode == "2v2" and table.players == 4
+    assert sorted(len(table.seats_of_team(team)) for team in (0, 1)) == [2, 2]
