@@ -66,6 +66,7 @@ from .errors import (
     StaleView,
     TableExists,
     TeamFull,
+    TooManyReactions,
     UnknownLevel,
 )
 from .ids import Person, chat_id, is_pool_chat, platform_of, player_id, pool_chat, raw_id
@@ -78,11 +79,13 @@ from .notices import (
     MatchEnded,
     Notice,
     Platform,
+    Reacted,
     RoundEnded,
     TableSetAside,
     TableUpdated,
     YourTurn,
 )
+from .reactions import REACTIONS
 from .records import RecordFile
 from .service import COMPUTER_LEVELS, Connected, TableService
 from .views import (
@@ -109,6 +112,7 @@ from .waiting import PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatfor
 
 __all__ = [
     "COMPUTER_LEVELS",
+    "REACTIONS",
     "AlreadyLooking",
     "AlreadyPaired",
     "AlreadyPlaying",
@@ -165,6 +169,7 @@ __all__ = [
     "PoolView",
     "PracticeTable",
     "Preview",
+    "Reacted",
     "RecordFile",
     "RoundClose",
     "RoundEnded",
@@ -186,6 +191,7 @@ __all__ = [
     "TableView",
     "TeamFull",
     "Timer",
+    "TooManyReactions",
     "UnknownLevel",
     "YourTurn",
     "chat_id",

@@ -258,3 +258,9 @@ class BlockedAlready(ServiceError):
     """Block pressed twice, or on someone who was not at the table."""
 
     msgid = N_("You will not be paired with this player again.")
+
+
+class TooManyReactions(ServiceError):
+    """More canned reactions than a person may send in a minute (``reactions``)."""
+
+    msgid = N_("That is enough reactions for now: try again in {seconds} s.")

@@ -199,6 +199,22 @@ class ForSeat:
         return self.notice.table_id
 
 
+@dataclass(frozen=True, slots=True)
+class Reacted:
+    """Someone at a stranger match sent one of the canned reactions (``reactions.REACTIONS``,
+    by its key): show it to ``player_id``, another person at the table, with the sender's
+    display name only. Private. No free text ever passes between strangers."""
+
+    table_id: str
+    chat_id: str
+    player_id: str
+    sender: str
+    reaction: str
+    lang: str
+    kind: Literal["reacted"] = "reacted"
+    public = False
+
+
 Notice = (
     LobbyUpdated
     | LobbyClosed
@@ -210,6 +226,7 @@ Notice = (
     | MatchEnded
     | TableSetAside
     | ForSeat
+    | Reacted
 )
 
 

@@ -45,6 +45,7 @@ from .lobbies import COMPUTER_LEVELS, Lobbies
 from .matches import Matches
 from .notices import Platform
 from .pool import Pool
+from .reactions import Reactions
 from .standings import Standings
 from .tables import Tables
 from .timers import Timers
@@ -153,6 +154,7 @@ class TableService:
         self.lifecycle.chores.append(self.erasure.prune)
         self.pool = Pool(self.tables, self.languages, store, clock, config, seat=self.lobbies.seat_strangers)
         self.lifecycle.chores.append(self.pool.tick)
+        self.reactions = Reactions(self.tables, self.languages, store, clock, config)
         self._store = store
         self._clock = clock
 
@@ -271,3 +273,4 @@ class TableService:
     pool_status = _asks("pool", Pool.status)
     pool_block = _asks("pool", Pool.block)
     pool_wave = _asks("pool", Pool.wave)
+    react = _asks("reactions", Reactions.react)

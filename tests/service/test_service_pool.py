@@ -14,6 +14,7 @@ from bots.service import (
     AlreadyLooking,
     AlreadyPaired,
     AlreadyPlaying,
+    BadInput,
     ForSeat,
     HandUpdated,
     ManualClock,
@@ -25,7 +26,9 @@ from bots.service import (
     PoolNotice,
     PoolOffer,
     PoolPaired,
+    Reacted,
     TableService,
+    TooManyReactions,
     is_pool_chat,
 )
 from storage import PoolEntry, Store
@@ -299,3 +302,28 @@ async def test_four_people_asking_for_2v2_sit_at_one_table_as_two_teams(
     table = await pool.table(table_id)
     assert table.mode == "2v2" and table.players == 4
     assert sorted(len(table.seats_of_team(team)) for team in (0, 1)) == [2, 2]
+
+
+async def test_strangers_exchange_canned_reactions_a_few_a_minute(
+    pool: TableService, tg: PoolPlatform, clock: ManualClock
+) -> None:
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    await pool.pool_wave()
+    table_id = tg.told[-1].view.table_id
+    assert table_id is not None
+    for reaction in ("good_luck", "well_played", "thanks"):
+        await pool.react(table_id, ALICE, reaction)
+    reacted = [n for n in tg.notices if isinstance(n, Reacted)]
+    assert [(n.player_id, n.sender, n.reaction, n.lang) for n in reacted] == [
+        (BADR.player_id, "Alice", r, "ar") for r in ("good_luck", "well_played", "thanks")
+    ]
+    with pytest.raises(TooManyReactions):
+        await pool.react(table_id, ALICE, "good_game")
+    with pytest.raises(NotSeated):
+        await pool.react(table_id, CARLA, "good_game")
+    with pytest.raises(BadInput):
+        await pool.react(table_id, BADR, "anything you like")
+    clock.jump(61)
+    await pool.react(table_id, ALICE, "good_game")
+    assert len([n for n in tg.notices if isinstance(n, Reacted)]) == 4
