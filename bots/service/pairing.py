@@ -73,11 +73,14 @@ def may_meet(a: Waiting, b: Waiting, now: float) -> bool:
 
 
 def pairs(
-    waiting: Sequence[Waiting], now: float, apart: Collection[frozenset[str]] = ()
+    waiting: Sequence[Waiting], now: float, apart: Collection[frozenset[str]] = (),
+    tiers: Mapping[str, int] | None = None,
 ) -> list[tuple[str, str]]:
     """The pairs this wave seats, each as two player ids (the one who waited longer first),
     longest-waiting pair first. ``apart``: pairs of people who must not meet (a block, a
-    match just played). Nobody is in two pairs."""
+    match just played). ``tiers``: people of different tiers never meet (those who
+    abandon matches often are one; whoever is not named is tier 0). Nobody is in two pairs."""
+    tier = tiers or {}
     graph: nx.Graph[str] = nx.Graph()
     by_id = {w.player_id: w for w in waiting}
     people = list(by_id.values())
@@ -86,6 +89,8 @@ def pairs(
     floor = max((allowed_gap(now - w.joined_at) for w in people), default=0.0) + 1.0
     for i, a in enumerate(people):
         for b in people[i + 1:]:
+            if tier.get(a.player_id, 0) != tier.get(b.player_id, 0):
+                continue
             if frozenset((a.player_id, b.player_id)) in apart or not may_meet(a, b, now):
                 continue
             waited = (now - a.joined_at) + (now - b.joined_at)

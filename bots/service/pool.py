@@ -17,6 +17,12 @@ opened (its process died in between) puts them back, first in line as before, an
 tells them they are still waiting. A seated person's entry stays until they join again,
 naming the match they are at.
 
+Fair play: a stranger match has the pool's turn clock (``pool_turn_seconds``), and its
+loser by resignation or by the clock abandoned it (``strangers.note_abandon``); who
+abandoned ``ABANDONS_APART`` in a week is paired only with others who did. Two who blocked
+each other are never paired, nor the same two again within ``pool_apart_seconds``
+unless both asked for the rematch.
+
 A wave pairs the people of the platforms this service serves, so one process that serves
 Telegram and Discord pairs across them; processes that each serve one platform pair each
 platform's own people.
@@ -60,6 +66,10 @@ WAVE: Final = "pool:wave"
 PROVISIONAL_MATCHES: Final = 5
 #: The most seconds between two edits of a waiting message while nothing else changes.
 LOOKING_AT_MOST: Final = 30.0
+#: Who abandoned this many stranger matches (resigned, or let the clock run out) in the last
+#: ``ABANDONS_DAYS`` days is paired only with others who did (``Store.abandons``).
+ABANDONS_APART: Final = 3
+ABANDONS_DAYS: Final = 7
 #: Kinds of match the pool pairs for.
 MODES: Final = ("1v1", "2v2")
 
@@ -244,8 +254,10 @@ class Pool(UseCase):
                 ids = [e.player_id for e in entries]
                 apart = await self._store.blocked_pairs(ids)
                 met = await self._store.pool_pairs_since(ids, now - self._config.pool_apart_seconds)
+                abandons = await self._store.abandons(ids, now - ABANDONS_DAYS * 86400)
+                tiers = {p: 1 for p, n in abandons.items() if n >= ABANDONS_APART}
                 by_id = {e.player_id: e for e in entries}
-                for group in self._groups(mode, entries, now, apart, met - self._never_met):
+                for group in self._groups(mode, entries, now, apart, met - self._never_met, tiers):
                     if await self._seat_group([by_id[p] for p in group], now):
                         seated += 1
                         for p in group:
@@ -255,7 +267,7 @@ class Pool(UseCase):
 
     @staticmethod
     def _groups(mode: str, entries: Sequence[PoolEntry], now: float, blocked: set[frozenset[str]],
-                met: set[frozenset[str]]) -> Sequence[tuple[str, ...]]:
+                met: set[frozenset[str]], tiers: dict[str, int]) -> Sequence[tuple[str, ...]]:
         """Who this wave seats together: first the two who wait for each other (a rematch,
         or partners who came together), then the matching of the others (``pairing``)."""
         partner_of = {e.player_id: e.partner for e in entries}
@@ -266,8 +278,8 @@ class Pool(UseCase):
         ]
         free = [e for e in entries if e.partner is None]
         if mode == "1v1":
-            return [*mutual, *pairing.pairs(free, now, blocked | met)]
-        teams = [*mutual, *pairing.pairs(free, now, blocked)]
+            return [*mutual, *pairing.pairs(free, now, blocked | met, tiers)]
+        teams = [*mutual, *pairing.pairs(free, now, blocked, tiers)]
         return pairing.tables_of_teams(teams, {e.player_id: e for e in entries}, now, blocked)
 
     async def _seat_group(self, entries: list[PoolEntry], now: float) -> bool:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Final
 
-from storage import Seat
+from storage import Seat, Store, TableRecord
 
 from .ids import is_pool_chat, platform_of
 from .notices import (
@@ -52,3 +53,15 @@ def shares(notices: Sequence[Notice], seats: Sequence[Seat], lang_of: Callable[[
         elif notice.player_id is not None:
             routed.setdefault(platform_of(notice.player_id), []).append(notice)
     return routed
+
+
+#: How a stranger match ends that its loser abandoned (``Store.note_abandon``).
+ABANDONED: Final = ("resigned", "timeout")
+
+
+async def note_abandon(store: Store, record: TableRecord, seat: int | None, reason: str, at: float) -> None:
+    """A stranger match ended with ``seat`` resigning or out of time: that person abandoned
+    it, which the pool weighs when it pairs them next (``pool``). Other tables note nothing."""
+    player = record.seats[seat].player_id if seat is not None else None
+    if player is not None and reason in ABANDONED and is_pool_chat(record.chat_id):
+        await store.note_abandon(player, record.table_id, at)

@@ -255,10 +255,8 @@ class Tables:
         raise MatchOver(f"match {table_id} is {record.status}")
 
     def new_match(self, players: int, rules: Rules) -> Match:
-        """A fresh match: shuffled from a seed the service draws, first dealer by lot.
-
-        ``match_factory`` replaces this (tests and replays give their own decks).
-        """
+        """A fresh match: shuffled from a seed the service draws, first dealer by lot
+        (``match_factory`` replaces this: tests and replays give their own decks)."""
         if self.match_factory is not None:
             return self.match_factory(players, rules)
         return Match.new(players, rules, seed=self.rng.getrandbits(63), dealer=self.rng.randrange(players))
@@ -443,6 +441,7 @@ class Tables:
             event["seat"] = seat
         async with live.writing:
             await self.commit_match(live, [event], end=(reason, winner, seat))
+        await strangers.note_abandon(self._store, live.record, seat, reason, self._clock.now())
         return self.match_notices(live)
 
     async def close_lobby(self, live: LiveTable, reason: LobbyEnd) -> list[Notice]:

@@ -327,3 +327,28 @@ async def test_strangers_exchange_canned_reactions_a_few_a_minute(
     clock.jump(61)
     await pool.react(table_id, ALICE, "good_game")
     assert len([n for n in tg.notices if isinstance(n, Reacted)]) == 4
+
+
+async def test_who_abandons_matches_often_is_paired_with_others_who_do(
+    pool: TableService, tg: PoolPlatform, clock: ManualClock, store: Store
+) -> None:
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    await pool.pool_wave()
+    table_id = tg.told[-1].view.table_id
+    assert table_id is not None
+    await pool.resign(table_id, ALICE.player_id)
+    assert await store.abandons([ALICE.player_id, BADR.player_id], clock.now() - 60) == {ALICE.player_id: 1}
+    for n in range(2):
+        await store.note_abandon(ALICE.player_id, f"earlier{n}", clock.now())
+        await store.note_abandon(CARLA.player_id, f"earlier{n}", clock.now())
+    await store.note_abandon(CARLA.player_id, "earlier2", clock.now())
+    clock.jump(CONFIG.pool_apart_seconds + 1)
+    dina = Person("tg:4", "دينا", "ar")
+    for person in (ALICE, dina):
+        await pool.pool_join(person, private(person))
+    assert await pool.pool_wave() == 0  # Alice abandoned three; Dina none
+    await pool.pool_join(CARLA, private(CARLA))
+    assert await pool.pool_wave() == 1
+    paired = [n for n in tg.told if isinstance(n, PoolPaired)][-2:]
+    assert {n.view.player_id for n in paired} == {ALICE.player_id, CARLA.player_id}
