@@ -1,5 +1,6 @@
 """The pairing pool, as both backends keep it (``Coordination.enter_pool`` ...): an entry's
-columns and values as written, its row read back, and the pairs a seating notes.
+columns and values as written, its row read back, the pairs a seating notes, and the
+abandon marks counted.
 
 A pair is two ids in order (Python's order of strings is the byte order of their UTF-8,
 as SQLite and a ``COLLATE "C"`` column compare them), so each pair is written one way.
@@ -8,6 +9,8 @@ as SQLite and a ``COLLATE "C"`` column compare them), so each pair is written on
 [('tg:1', 'tg:2'), ('tg:1', 'tg:3'), ('tg:2', 'tg:3')]
 >>> pairs_from_rows([("tg:1", "tg:2"), ("tg:2", "tg:1")]) == {frozenset({"tg:1", "tg:2"})}
 True
+>>> counts_from_rows([("tg:1", 2), ("tg:3", 1)])
+{'tg:1': 2, 'tg:3': 1}
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ WRITTEN: Final = COLUMNS[1:]
 
 #: Seconds a pair is kept: a seating forgets the pairs noted longer ago than this.
 PAIRS_KEPT: Final = 86400.0
+#: Seconds an abandon mark is kept: noting one forgets the marks noted longer ago than this.
+ABANDONS_KEPT: Final = 30 * 86400.0
 
 
 def entry_values(entry: PoolEntry) -> dict[str, Any]:
@@ -74,6 +79,11 @@ def pairs_of(player_ids: Iterable[str]) -> list[tuple[str, str]]:
 def pairs_from_rows(rows: Iterable[Any]) -> set[frozenset[str]]:
     """Rows of two ids as a set of pairs."""
     return {frozenset((str(row[0]), str(row[1]))) for row in rows}
+
+
+def counts_from_rows(rows: Iterable[Any]) -> dict[str, int]:
+    """Rows of an id and a count as counts by id."""
+    return {str(row[0]): int(row[1]) for row in rows}
 
 
 def check_block(player_id: str, other_id: str) -> None:

@@ -4,10 +4,10 @@
 and the service's own clock. ``Coordination`` holds what the processes of the bots
 agree on: who does a table's timed work (claims), locks, rate windows and marks,
 who leads a bot, notifications of change, where each table's messages are, and the
-pairing pool (who waits for an opponent, who was paired with whom, who blocked whom).
-``Store`` is both, and opens and closes. No SQL leaks past ``storage/``. Every method
-that writes either commits all of its effects or none, and returns only after the
-commit is durable.
+pairing pool (who waits for an opponent, who was paired with whom, who blocked whom,
+who abandoned which match). ``Store`` is both, and opens and closes. No SQL leaks past
+``storage/``. Every method that writes either commits all of its effects or none, and
+returns only after the commit is durable.
 """
 
 from __future__ import annotations
@@ -116,11 +116,12 @@ class TableStore(Protocol):
     async def forget_player(self, player_id: str, placeholder: str) -> bool:
         """Erase a person, in one transaction (``storage.erasure``): their profile, rating
         history, private chat's settings and message references go, and so do their entry in
-        the pairing pool, the pairs they were in and the blocks they made or were given; in
-        every table their id becomes ``placeholder`` (a closed table in their private chat
-        moves to it too) and their name goes, and an entry that names them as its partner
-        names ``placeholder``; results keep their seat with no player. True if anything of
-        theirs was stored. Their open tables are the caller's to end first."""
+        the pairing pool, the pairs they were in, the blocks they made or were given and the
+        marks of the matches they abandoned; in every table their id becomes ``placeholder``
+        (a closed table in their private chat moves to it too) and their name goes, and an
+        entry that names them as its partner names ``placeholder``; results keep their seat
+        with no player. True if anything of theirs was stored. Their open tables are the
+        caller's to end first."""
 
     async def prune_finished(self, before: float) -> int:
         """Delete every closed table (finished, cancelled, expired) last written before
@@ -351,6 +352,18 @@ class Coordination(Protocol):
 
     async def blocked_pairs(self, player_ids: Sequence[str]) -> set[frozenset[str]]:
         """Every two of ``player_ids`` of whom one blocked the other."""
+
+    async def note_abandon(self, player_id: str, table_id: str, at: float) -> None:
+        """Note that ``player_id`` abandoned the match ``table_id`` (between strangers: they
+        resigned or let their clock run out) at ``at``, so the pool can pair people who
+        abandon often with each other; noting the same person and table again changes
+        nothing. Marks noted more than 30 days before ``at`` are forgotten on the way, in
+        the same transaction."""
+
+    async def abandons(self, player_ids: Sequence[str], since: float) -> dict[str, int]:
+        """How many matches each of ``player_ids`` abandoned at or after ``since`` (and no
+        more than 30 days before the latest noting), by player id; people with none are left
+        out."""
 
 
 class Store(TableStore, Coordination, Protocol):

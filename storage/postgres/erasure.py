@@ -37,6 +37,7 @@ _FORGET_POOL: Final = (
     "DELETE FROM pool_entries WHERE player_id = $1",
     "DELETE FROM pool_pairs WHERE player_a = $1 OR player_b = $1",
     "DELETE FROM pool_blocks WHERE player_id = $1 OR other_id = $1",
+    "DELETE FROM pool_abandons WHERE player_id = $1",
 )
 
 _OLD_CLOSED: Final = (

@@ -59,6 +59,20 @@ _BLOCKED: Final = (
     " WHERE player_id = ANY($1::text[]) AND other_id = ANY($1::text[])"
 )
 
+# As with pairs: old marks another noting is forgetting at this moment are left to it.
+_FORGET_ABANDONS: Final = (
+    "DELETE FROM pool_abandons WHERE ctid = ANY(ARRAY("
+    "SELECT ctid FROM pool_abandons WHERE at < $1 FOR UPDATE SKIP LOCKED))"
+)
+_ABANDON: Final = (
+    "INSERT INTO pool_abandons (player_id, table_id, at) VALUES ($1, $2, $3)"
+    " ON CONFLICT (player_id, table_id) DO NOTHING"
+)
+_ABANDONS: Final = (
+    "SELECT player_id, count(*) FROM pool_abandons"
+    " WHERE player_id = ANY($1::text[]) AND at >= $2 GROUP BY player_id"
+)
+
 
 class PostgresPool(Connected):
     """The pairing pool's part of ``PostgresStore``."""
@@ -141,5 +155,18 @@ class PostgresPool(Connected):
     async def blocked_pairs(self, player_ids: Sequence[str]) -> set[frozenset[str]]:
         async def work(conn: Connection) -> set[frozenset[str]]:
             return pool.pairs_from_rows(await conn.fetch(_BLOCKED, list(player_ids)))
+
+        return await self._read(work)
+
+    async def note_abandon(self, player_id: str, table_id: str, at: float) -> None:
+        async def work(conn: Connection) -> None:
+            await conn.execute(_FORGET_ABANDONS, at - pool.ABANDONS_KEPT)
+            await conn.execute(_ABANDON, player_id, table_id, at)
+
+        await self._write(work)
+
+    async def abandons(self, player_ids: Sequence[str], since: float) -> dict[str, int]:
+        async def work(conn: Connection) -> dict[str, int]:
+            return pool.counts_from_rows(await conn.fetch(_ABANDONS, list(player_ids), since))
 
         return await self._read(work)

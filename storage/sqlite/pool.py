@@ -46,6 +46,16 @@ _BLOCKED: Final = (
     f"SELECT player_id, other_id FROM pool_blocks WHERE player_id IN {_IDS} AND other_id IN {_IDS}"
 )
 
+_FORGET_ABANDONS: Final = "DELETE FROM pool_abandons WHERE at < ?"
+_ABANDON: Final = (
+    "INSERT INTO pool_abandons (player_id, table_id, at) VALUES (?, ?, ?)"
+    " ON CONFLICT (player_id, table_id) DO NOTHING"
+)
+_ABANDONS: Final = (
+    f"SELECT player_id, count(*) FROM pool_abandons WHERE player_id IN {_IDS} AND at >= :since"
+    " GROUP BY player_id"
+)
+
 
 class SqlitePool(Connected):
     """The pairing pool's part of ``SqliteStore``."""
@@ -132,5 +142,20 @@ class SqlitePool(Connected):
 
         async def work(conn: aiosqlite.Connection) -> set[frozenset[str]]:
             return pool.pairs_from_rows(await conn.execute_fetchall(_BLOCKED, params))
+
+        return await self._read(work)
+
+    async def note_abandon(self, player_id: str, table_id: str, at: float) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(_FORGET_ABANDONS, (at - pool.ABANDONS_KEPT,))
+            db.execute(_ABANDON, (player_id, table_id, at))
+
+        await self._write_sync(work)
+
+    async def abandons(self, player_ids: Sequence[str], since: float) -> dict[str, int]:
+        params = {"ids": codec.dumps(list(player_ids)), "since": since}
+
+        async def work(conn: aiosqlite.Connection) -> dict[str, int]:
+            return pool.counts_from_rows(await conn.execute_fetchall(_ABANDONS, params))
 
         return await self._read(work)

@@ -1,6 +1,6 @@
 """The pairing pool ("play someone now"): who waits, who a wave seated, who was paired with
-whom and who blocked whom; seating is all or nothing, and two processes never seat one
-person twice. On both backends."""
+whom, who blocked whom and who abandoned which match; seating is all or nothing, and two
+processes never seat one person twice. On both backends."""
 
 from __future__ import annotations
 
@@ -270,3 +270,65 @@ async def test_the_pool_outlasts_the_store_closed_and_opened_again(database: str
         assert await store.pool_entry("tg:2") == seated.model_copy(
             update={"state": "seated", "table_id": "t1"}
         )
+
+
+async def test_an_abandon_counts_once_a_match_and_only_since_a_time(store: Store) -> None:
+    await store.note_abandon("tg:1", "t1", NOW)
+    await store.note_abandon("tg:1", "t1", NOW + 50)  # again: nothing more, and still at NOW
+    await store.note_abandon("tg:1", "t2", NOW + 100)
+    await store.note_abandon("tg:2", "t2", NOW + 100)  # both of one match abandoned it
+    await store.note_abandon("tg:3", "t3", NOW + 200)
+
+    assert await store.abandons(["tg:1", "tg:2", "tg:4"], NOW) == {"tg:1": 2, "tg:2": 1}
+    assert await store.abandons(["tg:1"], NOW + 1) == {"tg:1": 1}
+    assert await store.abandons(["tg:1", "tg:2"], NOW + 100) == {"tg:1": 1, "tg:2": 1}  # at or after
+    assert await store.abandons(["tg:1", "tg:2", "tg:3"], NOW + 101) == {"tg:3": 1}
+    assert await store.abandons(["tg:1", "tg:2", "tg:3"], NOW + 201) == {}
+    assert await store.abandons(["tg:3"], 0.0) == {"tg:3": 1}  # only those asked about
+    assert await store.abandons(["tg:4"], 0.0) == {}
+    assert await store.abandons([], 0.0) == {}
+
+
+async def test_a_noting_forgets_the_abandons_older_than_thirty_days(store: Store) -> None:
+    await store.note_abandon("tg:1", "t1", NOW)
+    await store.note_abandon("tg:1", "t2", NOW + 100)
+    await store.note_abandon("tg:2", "t3", NOW + 50 + 30 * DAY)
+    assert await store.abandons(["tg:1", "tg:2"], 0.0) == {"tg:1": 1, "tg:2": 1}
+    await store.note_abandon("tg:1", "t1", NOW + 60 + 30 * DAY)  # forgotten, so noted anew
+    assert await store.abandons(["tg:1"], NOW + 60 + 30 * DAY) == {"tg:1": 1}
+
+
+async def test_two_processes_noting_abandons_at_once_keep_each_mark_once(postgres_schema: str) -> None:
+    async with open_store(postgres_schema) as first, open_store(postgres_schema) as second:
+        people = [f"tg:{n}" for n in range(4)]
+        for person in people:
+            await first.note_abandon(person, "old", NOW)
+        later = NOW + 1 + 30 * DAY
+        marks = [(person, f"t{n}") for person in people for n in range(3)]
+        await asyncio.gather(
+            *(store.note_abandon(person, table, later)
+              for person, table in marks for store in (first, second))
+        )
+        assert await second.abandons(people, 0.0) == dict.fromkeys(people, 3)
+
+
+async def test_an_erased_person_leaves_no_abandons(store: Store) -> None:
+    await store.note_abandon("tg:1", "t1", NOW)
+    await store.note_abandon("tg:1", "t2", NOW)
+    await store.note_abandon("tg:2", "t1", NOW)
+
+    assert await store.forget_player("tg:1", "tg:erased-a") is True  # no profile, only the marks
+
+    assert await store.abandons(["tg:1", "tg:2", "tg:erased-a"], 0.0) == {"tg:2": 1}
+    assert await store.forget_player("tg:1", "tg:erased-b") is False
+
+
+async def test_abandons_outlast_the_store_closed_and_opened_again(database: str) -> None:
+    async with open_store(database) as store:
+        await store.note_abandon("tg:1", "t1", NOW)
+        await store.note_abandon("tg:1", "t2", NOW + 10)
+        await store.note_abandon("tg:2", "t2", NOW + 10)
+    async with open_store(database) as store:
+        assert await store.abandons(["tg:1", "tg:2", "tg:3"], NOW) == {"tg:1": 2, "tg:2": 1}
+        await store.note_abandon("tg:1", "t1", NOW + 20)  # noted before the store was closed
+        assert await store.abandons(["tg:1"], NOW + 5) == {"tg:1": 1}

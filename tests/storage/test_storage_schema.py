@@ -22,6 +22,7 @@ EXPECTED_TABLES = {
     "pool_entries",
     "pool_pairs",
     "pool_blocks",
+    "pool_abandons",
 }
 
 
