@@ -14,10 +14,18 @@ Stopping, the other way round: the web table stops, the service's clocks stop (n
 more is committed, nor delivered), the adapter sends what is left within a grace, the
 service notes whether everything went (``TableService.close(delivered=...)``), the lead
 is let go, the store closes, and the metrics last.
+
+One host may serve several platforms (``Host(platforms=2)``: Telegram and Discord in one
+process, ``python -m bots``), so that one service pairs their people in one pool and a
+match between a Telegram person and a Discord person is one table. Each adapter starts
+and stops as it would alone: the metrics are served and the store opened by the first,
+the service is made once every adapter has come to ``start`` (each waits for it), and
+everything closes once the last has sent what it had left.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
@@ -65,22 +73,37 @@ class Host:
     rng: random.Random | None = None
     web: WebTable | None = None
     match_factory: Callable[[int, Rules], Match] | None = None
+    #: How many adapters share this host; the service is made when all have come.
+    platforms: int = 1
     store: Store | None = field(default=None, init=False)
     service: TableService | None = field(default=None, init=False)
     #: This process's lead of its bot, when it leads (``start(lead=...)``).
     lead: Lead | None = field(default=None, init=False)
     _leading: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack, init=False)
+    #: The adapters come to ``start`` so far: each one's platform, alone, and connect.
+    _come: list[tuple[Platform, bool, Callable[[TableService], None]]] = field(
+        default_factory=list, init=False
+    )
+    _made: asyncio.Event = field(default_factory=asyncio.Event, init=False)
+    _serving: bool = field(default=False, init=False)
+    #: Whether each adapter that stopped sent everything it had.
+    _sent: list[bool] = field(default_factory=list, init=False)
+    _closed: bool = field(default=False, init=False)
 
     async def serve_metrics(self) -> None:
-        """Health and metrics first: they answer while the rest starts."""
-        if self.metrics_server is not None:
+        """Health and metrics first: they answer while the rest starts (once per host)."""
+        if self.metrics_server is not None and not self._serving:
+            self._serving = True
             await self.metrics_server.start()
 
     async def open_store(self, refs: MessageRefs) -> Store:
         """The database, opened (and migrated), with the adapter's message references kept
-        in it. With web pages, the other processes' pages must hear of this one's plays."""
-        self.store = open_store(self.database, exclusive=True, announce=self.web is not None)
-        await self.store.open()
+        in it. With web pages, the other processes' pages must hear of this one's plays.
+        The adapters of one host share the store the first opened."""
+        if self.store is None:
+            store = open_store(self.database, exclusive=True, announce=self.web is not None)
+            await store.open()
+            self.store = store
         refs.attach(self.store)
         return self.store
 
@@ -103,32 +126,49 @@ class Host:
         """Make the service for ``platform`` (teed to the web table's pages when served),
         hand it to the adapter (``connect``, before anything is delivered), serve the web
         table and start the service. ``alone``: no other process acts on the platform's
-        tables (this one leads its bot)."""
+        tables (this one leads its bot). On a host of several platforms, the service is made
+        for all of them once the last adapter comes, and each waits for it here."""
         assert self.store is not None
-        delivered_to = self.web.platform(platform) if self.web is not None else platform
+        self._come.append((platform, alone, connect))
+        if len(self._come) < self.platforms:
+            await self._made.wait()
+            assert self.service is not None
+            return self.service
+        delivered_to = [self.web.platform(p) if self.web is not None else p for p, _, _ in self._come]
         self.service = TableService(
-            self.store, [delivered_to], clock=self.clock, config=self.config, rng=self.rng,
-            match_factory=self.match_factory, alone=alone,
+            self.store, delivered_to, clock=self.clock, config=self.config, rng=self.rng,
+            match_factory=self.match_factory, alone=all(a for _, a, _ in self._come),
         )
-        connect(self.service)
+        for _, _, connected in self._come:
+            connected(self.service)
         if self.web is not None:
             self.web.connect(self.service, self.clock)
             await self.web.start()
         self.metrics.service = self.service
         await self.service.start()
+        self._made.set()
         return self.service
 
     async def stop(self, send_what_is_left: Callable[[], Awaitable[bool]]) -> None:
         """Stop everything, the other way round; ``send_what_is_left`` sends the adapter's
-        waiting writes within its grace and says whether every one went."""
-        if self.web is not None:
-            await self.web.close()
-        if self.service is not None:
-            await self.service.stop_clocks()  # nothing more is committed, nor delivered
-        sent = await send_what_is_left()
+        waiting writes within its grace and says whether every one went. On a host of
+        several platforms the first adapter to stop stops the clocks of all, and the last
+        closes the rest."""
+        if self._closed:
+            await send_what_is_left()
+            return
+        if not self._sent:
+            if self.web is not None:
+                await self.web.close()
+            if self.service is not None:
+                await self.service.stop_clocks()  # nothing more is committed, nor delivered
+        self._sent.append(await send_what_is_left())
+        if len(self._sent) < max(1, len(self._come)) and len(self._sent) < self.platforms:
+            return
+        self._closed = True
         if self.service is not None:
             # Everything sent: the next start has nothing to draw again.
-            await self.service.close(delivered=sent and not self.lost_lead)
+            await self.service.close(delivered=all(self._sent) and not self.lost_lead)
         await self._leading.aclose()
         if self.store is not None:
             await self.store.close()
