@@ -29,7 +29,10 @@ from ..service.errors import BadInput
 #: only) act on a match; record (send a finished match's record file) and rematch
 #: (the same players again) on its result; variant/clock/lang change chat settings
 #: (``arg`` holds the value); erase (confirm ``/forget``) and keep (do not) act on the
-#: presser, with ``arg`` the moment the question expires.
+#: presser, with ``arg`` the moment the question expires. The pairing pool's act on the
+#: presser too: seek (look for an opponent now), unseek (stop looking), wait (keep
+#: looking once the computer is offered), solo (play the computer instead), and block (the
+#: others of the stranger match ``table_id`` are never paired with the presser again).
 Verb = Literal[
     "join",
     "leave",
@@ -52,6 +55,11 @@ Verb = Literal[
     "lang",
     "erase",
     "keep",
+    "seek",
+    "unseek",
+    "wait",
+    "solo",
+    "block",
 ]
 VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
 #: The verbs of a lobby's buttons, of a hand's (a card, its plans, the confirm, back) and of
@@ -60,6 +68,8 @@ LOBBY_VERBS: Final = frozenset({"join", "leave", "team", "computer", "uncomputer
 HAND_VERBS: Final = frozenset({"card", "plan", "play", "back"})
 SETTING_VERBS: Final = frozenset({"variant", "clock", "lang"})
 ERASE_VERBS: Final = frozenset({"erase", "keep"})
+#: The verbs of the pairing pool's buttons: none names anyone but the presser.
+POOL_VERBS: Final = frozenset({"seek", "unseek", "wait", "solo", "block"})
 PREFIX: Final = "b1"
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{0,40}$")
 _ARG = re.compile(r"^[A-Za-z0-9 _.-]{0,20}$")

@@ -20,6 +20,7 @@ from .rendered import Rendered
 COMMANDS: Final = {
     "new": N_("open a table in this chat: one against one, or two against two"),
     "practice": N_("play the computer on your own"),
+    "play": N_("play someone online now: I find you an opponent"),
     "hand": N_("show your hand again"),
     "resign": N_("resign the running match"),
     "score": N_("your record: matches, wins, basras, best round, rating"),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from ..i18n import Translator, card_label, facing_scores
 from ..i18n.words import basras_count, cards_count, points_count, term
+from ..service.ids import is_pool_chat
 from ..service.views import MatchResultView, RoundResultView, SeatResult, SidePoints
 from .actions import Action, Button
 from .common import score_side, seat_name, side_name
 from .markup import Line, Span, Text
+from .pool import stranger_result_buttons
 from .rendered import Rendered
 
 
@@ -78,7 +80,9 @@ def _seat_line(t: Translator, result: MatchResultView, seat: SeatResult) -> str:
 
 
 def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
-    """Who won and why, final scores, profile points and rating moves."""
+    """Who won and why, final scores, profile points and rating moves; Rematch and Record
+    under it, or, under a stranger match the pool seated (it has no chat), a new search and
+    Block."""
     seats = result.seats
     lines = [Line.of(Span(t.gettext("The match is over"), bold=True))]
     if result.winner is not None:
@@ -106,6 +110,8 @@ def render_match_result(result: MatchResultView, t: Translator) -> Rendered:
         lines.append(Line.of(t.gettext("Practice against the computer: nothing counted.")))
     if result.reason == "expired":  # closed for sitting idle: not finished, no record
         return Rendered(Text.of(*lines))
+    if is_pool_chat(result.chat_id):
+        return Rendered(Text.of(*lines), stranger_result_buttons(result, t))
     # TRANSLATORS: the button under a match result that sends the match's record as a file.
     record = Button(t.gettext("📄 Record"), Action("record", result.table_id, result.version))
     # TRANSLATORS: the button under a match result: the same players again, the same sides.

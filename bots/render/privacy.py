@@ -44,6 +44,11 @@ def render_privacy(t: Translator, keep_days: int, forget_command: str) -> Render
         Line.of("· " + t.gettext("The matches you play: who sat where and every play, so that a match"
                                  " goes on after a restart and its record can be replayed.")),
         Line.of("· " + t.gettext("Each chat's settings: variants, turn clock and language.")),
+        Line.of("· " + t.gettext("While you look for an opponent online: your name, rating and language,"
+                                 " and where your waiting message is. Whom you blocked, so that you are"
+                                 " never paired with them again; and, for 30 days, the matches with"
+                                 " strangers you resigned or let the clock end, so that those who often"
+                                 " leave are paired with each other.")),
         Line.of("· " + t.gettext("Where the bot's messages are, so that it can edit the table and your"
                                  " hand in place.")),
         Line.of("· " + t.gettext("Each login to the web table, until it expires, so that no login is"
@@ -108,5 +113,5 @@ async def answer_erase(
 
 
 def unknown_command_text(t: Translator, help_command: str) -> str:
-    # TRANSLATORS: the answer to a command the bot does not have, e.g. /play or a typo.
+    # TRANSLATORS: the answer to a command the bot does not have, e.g. /poker or a typo.
     return t.gettext("I do not know that command. {command} lists the ones I do.", command=help_command)

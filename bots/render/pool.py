@@ -1,0 +1,134 @@
+"""The pairing pool's messages: the one waiting message a person's search shows (looking,
+the computer offered, an opponent found, the search stopped) and the buttons that start a
+search from elsewhere (the welcome, a practice match's result, a stranger match's result).
+
+A waiting message names nobody but its reader: how many are looking is a count, and the
+opponent found is shown by the display name their match shows anyway (isolated), never
+an id or a username. Every button here acts on the presser alone (``POOL_VERBS``); only
+Block names a table, the stranger match it is under.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..i18n import Translator, user_text
+from ..i18n.words import level_name
+from ..service.results import display_rating
+from ..service.views import MatchResultView
+from ..service.waiting import PoolView
+from .actions import Action, Button
+from .common import clock_text, listed
+from .markup import Line, Span, Text
+from .rendered import Rendered
+
+
+def seek_button(t: Translator) -> Button:
+    """Look for someone to play now, as the play command does."""
+    # TRANSLATORS: button (the welcome, under a practice result): look for an opponent online now.
+    return Button(t.gettext("🎲 Play someone online"), Action("seek"), "primary")
+
+
+def with_seek(rendered: Rendered, t: Translator) -> Rendered:
+    """``rendered`` with a row that starts a search under its buttons."""
+    return Rendered(rendered.text, (*rendered.buttons, (seek_button(t),)), rendered.mention)
+
+
+def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False) -> Rendered:
+    """The waiting message while the pool looks: how long, how many look, the reader's rating
+    (provisional for their first rated matches); once nobody was found within the wait, the
+    computer at the level nearest their rating, or waiting on. ``resumed``: the bot restarted
+    meanwhile and is still looking."""
+    # TRANSLATORS: the title of the message shown while the bot looks for an opponent.
+    lines = [Line.of(Span(t.gettext("Looking for an opponent…"), bold=True))]
+    if resumed:
+        lines.append(Line.of(t.gettext("The bot restarted, and I am still looking for you.")))
+    # TRANSLATORS: how long the search has lasted so far, e.g. "Time waited: 0:42".
+    waited = t.gettext("Time waited: {clock}", clock=clock_text(int(view.waited)))
+    if view.looking > 1:
+        # TRANSLATORS: how many people look for an opponent now; the reader is one of them.
+        looking = t.ngettext("{n} person is looking, you included.", "{n} people are looking, you included.",
+                             view.looking)
+    else:
+        looking = t.gettext("Nobody else is looking right now.")
+    lines.append(Line.of(f"{waited} · {looking}"))
+    rating = display_rating(view.rating)
+    if view.provisional:
+        # TRANSLATORS: a rating from fewer than five rated matches, which says little yet.
+        lines.append(Line.of(t.gettext("Your rating: {rating} (provisional)", rating=rating)))
+    else:
+        lines.append(Line.of(t.gettext("Your rating: {rating}", rating=rating)))
+    cancel = Button(t.gettext("✖ Cancel"), Action("unseek"), "danger")
+    if not view.offered:
+        lines.append(Line.of(t.gettext(
+            "Your match begins here as soon as someone is found. If nobody is found within {clock}, "
+            "you can play the computer instead.", clock=clock_text(int(view.wait_seconds)))))
+        return Rendered(Text.of(*lines), ((cancel,),))
+    # TRANSLATORS: {level} is a computer level, e.g. "beginner".
+    lines.append(Line.of(Span(t.gettext(
+        "Nobody was found yet. Play the computer ({level}) now, or keep waiting.",
+        level=level_name(t, view.level)), bold=True)))
+    offer = (
+        Button(t.gettext("🤖 Play the computer"), Action("solo"), "success"),
+        Button(t.gettext("⏳ Keep waiting"), Action("wait")),
+    )
+    return Rendered(Text.of(*lines), (offer, (cancel,)))
+
+
+def render_paired(view: PoolView, t: Translator) -> Rendered:
+    """The waiting message once an opponent was found: whom (display names), and that the
+    match follows below. No buttons: the search is over."""
+    names = listed(t, [user_text(name) for name in view.opponents], final=True) or "?"
+    return Rendered(Text.of(
+        # TRANSLATORS: {names} is the opponent's display name (two names in two against two).
+        Line.of(Span(t.gettext("Opponent found: {names}", names=names), bold=True)),
+        Line.of(t.gettext("Your match begins below: your cards come here with your turn.")),
+    ))
+
+
+def render_stopped(t: Translator, command: str) -> Rendered:
+    """The waiting message once its reader stopped looking; ``command`` is the platform's
+    spelling of the play command."""
+    return Rendered(Text.of(
+        Line.of(Span(t.gettext("You stopped looking for an opponent."), bold=True)),
+        Line.of(t.gettext("Send {command} to look again.", command=command)),
+    ))
+
+
+def render_solo(view: PoolView, t: Translator) -> Rendered:
+    """The waiting message once its reader chose the computer instead."""
+    return Rendered(Text.of(Line.of(Span(t.gettext(
+        "You chose to play the computer ({level}): the practice match begins below.",
+        level=level_name(t, view.level)), bold=True))))
+
+
+def blocked_text(t: Translator, names: Sequence[str]) -> str:
+    """What Block did: whom the presser will not be paired with again (display names)."""
+    if not names:
+        return t.gettext("You will not be paired with this player again.")
+    shown = listed(t, [user_text(name) for name in names], final=True)
+    return t.gettext("You will not be paired with {names} again.", names=shown)
+
+
+def stranger_result_buttons(result: MatchResultView, t: Translator) -> tuple[tuple[Button, ...], ...]:
+    """Under a stranger match's result: look for someone again, or block who was met. Never
+    Rematch, whose lobby would open in a chat nobody reads."""
+    # TRANSLATORS: button under the result of a match with someone the bot found online.
+    again = Button(t.gettext("🎲 Play someone again"), Action("seek"), "primary")
+    # TRANSLATORS: button under such a result: never be paired with that player again.
+    block = Button(t.gettext("🚫 Block"), Action("block", result.table_id, result.version), "danger")
+    return ((again, block),)
+
+
+def play_in_private_text(t: Translator, command: str) -> str:
+    """The play command sent in a group: where it works."""
+    return t.gettext(
+        "Playing someone online happens in our private chat: press the button to open it, then "
+        "Start (or send {command} there).", command=command)
+
+
+def no_pairs_of_two_text(t: Translator, command: str) -> str:
+    """The play command asked for two against two, which the pool does not pair yet."""
+    return t.gettext(
+        "Finding a match of two against two is not offered yet. Send {command} to play someone one "
+        "against one.", command=command)
