@@ -7,7 +7,7 @@ import html
 
 from ..outbound import FAILED, REFUSED, SENT, SKIPPED, Outcome, Retry
 from ..render import Rendered
-from ..service import raw_id
+from ..service import is_pool_chat, raw_id
 from .keyboards import keyboard
 from .outbox import Content, Sent
 from .outbox import Outcome as Result
@@ -19,12 +19,21 @@ FIRST, REPLY, TABLE, ASIDE, TIDY = 0, 1, 2, 3, 4
 
 
 def chat_number(namespaced: str) -> int:
-    """The Telegram chat (or user) id inside a service id: ``"tg:-100123"`` → -100123."""
+    """The Telegram chat (or user) id inside a service id: ``"tg:-100123"`` → -100123. A
+    stranger match's chat id (``is_pool_chat``) names no Telegram chat: ValueError."""
+    if is_pool_chat(namespaced):
+        raise ValueError("a stranger match has no Telegram chat")
     return int(raw_id(namespaced))
 
 
 def is_private(chat_id: str) -> bool:
+    """Whether a table's chat is a private chat (a practice match's)."""
     return chat_number(chat_id) > 0
+
+
+def in_group(chat_id: str) -> bool:
+    """Whether a table's chat is a group (a stranger match's is no chat at all)."""
+    return not is_pool_chat(chat_id) and chat_number(chat_id) < 0
 
 
 def content_of(rendered: Rendered) -> Content:

@@ -11,7 +11,10 @@ Which message shows what:
 - the match's end: the last table, the round's result and the match result in
   one edit;
 - each person's hand (``hands``): a new message when their turn comes, which
-  notifies; once played it becomes a short line, so no old hand keeps buttons.
+  notifies; once played it becomes a short line, so no old hand keeps buttons;
+- a match the pairing pool seated has no chat (``strangers``): each person plays it in
+  their private chat, where its round ends and result are posted; the pool's waiting
+  messages are edited there too (``tell_pool``).
 
 ``deliver`` only queues (the table's lock is held): each message has at most
 one write pending, the newest, and the dispatcher sends it when the chat's
@@ -36,6 +39,7 @@ from ..i18n import translator
 from ..outbound import SENT, SKIPPED, Dispatcher, Outcome, Write
 from ..outbound.refs import MessageRefs, TableRefs
 from ..render import Rendered, render_notice, stacked
+from ..render.pool import with_seek
 from ..service import (
     ClockWarning,
     Connected,
@@ -49,6 +53,7 @@ from ..service import (
     TableUpdated,
     TableView,
     YourTurn,
+    is_pool_chat,
 )
 from ..service.records import RecordFile
 from .contents import ASIDE, FIRST, REPLY, TABLE, TIDY, chat_number, content_of, is_private, outcome_of
@@ -57,12 +62,14 @@ from .keyboards import keyboard
 from .moves import ChatMoves
 from .outbox import Content, Outbox, Sent
 from .outbox import Outcome as Sent_
+from .strangers import StrangerMessages
 
 log = logging.getLogger(__name__)
 
 
-class Delivery(HandMessages, Connected):
-    """``Platform`` for the table service: ``deliver`` puts notices on Telegram."""
+class Delivery(HandMessages, StrangerMessages, Connected):
+    """``Platform`` (and ``PoolPlatform``) for the table service: ``deliver`` puts notices
+    on Telegram, ``tell_pool`` edits waiting messages."""
 
     name = "tg"
 
@@ -78,6 +85,7 @@ class Delivery(HandMessages, Connected):
         self.moves = ChatMoves(lambda: self.service, self._background)
         outbox.on_moved = self.moves.refused
         HandMessages.__init__(self)
+        StrangerMessages.__init__(self)
 
     # -- wiring ------------------------------------------------------------------------
 
@@ -108,6 +116,9 @@ class Delivery(HandMessages, Connected):
         """Queue one action's notices (called under the table's lock: nothing here waits
         for Telegram)."""
         if not notices:
+            return
+        if is_pool_chat(notices[0].chat_id):
+            await self.deliver_strangers(notices)
             return
         table_id = notices[0].table_id
         refs = await self.refs(table_id)
@@ -185,11 +196,15 @@ class Delivery(HandMessages, Connected):
             content = content_of(stacked(drawn, *ends))
             if is_private(table.chat_id) and ends:
                 # Practice: the hands flow below the round's message, out of sight. It keeps
-                # its last picture; the end (the points, the result, Rematch and Record) comes
-                # as a message of its own below the last hand, where the player looks.
+                # its last picture; the end (the points, the result, Rematch and Record, and
+                # a search for someone online) comes as a message of its own below the last
+                # hand, where the player looks.
                 self.show_table(table.table_id, table.chat_id, refs, content_of(drawn), table.round_no,
                                 table.version)
-                self.post(table.chat_id, content, key=(table.table_id, "match end"))
+                end = stacked(drawn, *ends)
+                if match_result is not None and match_result.result.reason != "expired":
+                    end = with_seek(end, translator(match_result.lang))
+                self.post(table.chat_id, content_of(end), key=(table.table_id, "match end"))
                 return
         shown = refs.values.get("table")
         # A practice round's first message goes before the hand that the same play brings: the
@@ -349,6 +364,14 @@ class Delivery(HandMessages, Connected):
 
         self.put(("record", record.table_id, chat), self.moves.where(chat), run, urgent=True, order=REPLY,
                  label="record")
+
+    def drop_buttons(self, chat: int, message_id: int, *, keep: InlineKeyboardMarkup | None = None) -> None:
+        """A message of its own loses the buttons that did their work (``keep`` is what stays)."""
+
+        async def run() -> Outcome:
+            return outcome_of(await self.outbox.drop_keyboard(chat, message_id, keep=keep))
+
+        self.put(("unbutton", chat, message_id), chat, run, urgent=True, order=TIDY, label="buttons")
 
     def edit(self, chat: int, message_id: int, content: Content) -> None:
         """Edit a message of its own (a settings panel); in a group that became a supergroup,

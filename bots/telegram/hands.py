@@ -31,7 +31,7 @@ from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
 from ..render import render_turn_notice as turn_header
 from ..service import ClockWarning, HandView, HintView, YourTurn
-from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, is_private, outcome_of
+from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, in_group, outcome_of
 from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
 from .outbox import Outcome as Sent_
@@ -275,7 +275,7 @@ class HandMessages:
             user = chat_number(hand.player_id)
             self.unreachable.add(user)
             self.reachable.discard(user)
-            if not is_private(hand.table.chat_id):
+            if in_group(hand.table.chat_id):
                 self._background(self.note_unreachable(hand))
             return FAILED
         return result
