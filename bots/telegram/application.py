@@ -138,6 +138,7 @@ class BasraTelegram(Hosted):
             "rules": h.rules,
             "newgame": h.newgame,
             "practice": h.practice,
+            "play": h.play,
             "hand": h.hand,
             "resign": h.resign,
             "score": h.score,

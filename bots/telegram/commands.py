@@ -1,6 +1,7 @@
 """The command menu Telegram shows, registered at start-up in Arabic and English.
 
-Groups get the table commands, private chats the practice and hand commands.
+Groups get the table commands, private chats the play (someone online), practice and hand
+commands.
 English is the default menu (no ``language_code``); Arabic-speaking clients
 get the Arabic one (``language_code="ar"``).
 """
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 DESCRIPTIONS: Final[dict[str, str]] = {
     "newgame": N_("Open a table in this group"),
     "practice": N_("Practise against the computer"),
+    "play": N_("Play someone online now"),
     "hand": N_("Show my hand again"),
     "resign": N_("Resign the running match"),
     "score": N_("Scores of the match or my record"),
@@ -44,10 +46,10 @@ GROUP_COMMANDS: Final = (
     "newgame", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "privacy"
 )
 PRIVATE_COMMANDS: Final = (
-    "practice", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "privacy",
+    "play", "practice", "hand", "resign", "score", "top", "record", "rules", "settings", "help", "privacy",
     "forget", "start",
 )
-DEFAULT_COMMANDS: Final = ("newgame", "practice", "hand", "rules", "help")
+DEFAULT_COMMANDS: Final = ("newgame", "play", "practice", "hand", "rules", "help")
 
 
 def command_menu(commands: tuple[str, ...], lang: str) -> list[BotCommand]:

@@ -27,8 +27,10 @@ from ..render import (
     render_stats,
 )
 from ..render.answers import render_resigned, render_score
+from ..render.pool import seek_button
 from ..render.records import record_caption
 from ..service import (
+    AlreadyPlaying,
     BadInput,
     HandView,
     NoOpenTable,
@@ -41,9 +43,9 @@ from ..service import (
 )
 from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from .contents import escape
-from .keyboards import StartPayload, deep_link
+from .keyboards import StartPayload, deep_link, inline_button
+from .pairing import Pairing
 from .presses import LEVEL_WORDS
-from .privacy import Privacy
 from .replies import Context, person_of
 
 log = logging.getLogger(__name__)
@@ -52,7 +54,7 @@ HELP_KEYS = {"newgame": "new"}
 MODES = {"1v1": "1v1", "2": "1v1", "2v2": "2v2", "4": "2v2"}
 
 
-class Handlers(Privacy):
+class Handlers(Pairing):
     """Command and button handlers bound to one adapter."""
 
     def command(self, work: Callable[[Message, Person, str, list[str]], Awaitable[None]]
@@ -116,6 +118,8 @@ class Handlers(Privacy):
         if isinstance(error.fresh, HandView) and message.chat.type != ChatType.PRIVATE:
             error.fresh = None
         private = message.chat.type == ChatType.PRIVATE
+        if isinstance(error, AlreadyPlaying):  # it tells how to end the match one plays
+            return render_error(error, t, command="/resign")
         return render_error(error, t, command="/practice" if private else "/newgame")
 
     async def start(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
@@ -128,7 +132,9 @@ class Handlers(Privacy):
         self.delivery.reachable.add(user)
         payload = StartPayload.parse(args[0]) if args else None
         t = await self.language(chat, person)
-        if payload is not None and payload.kind == "join":
+        if payload is not None and payload.kind == "play":
+            await self.seek(person, chat)
+        elif payload is not None and payload.kind == "join":
             await self.service.join(payload.table_id, person, payload.team)
             await self.reply_text(message, t.gettext(
                 "You are at the table. Your cards will come here, in this chat, when the match starts."))
@@ -146,7 +152,8 @@ class Handlers(Privacy):
             else:
                 await self.reply_text(message, t.gettext(
                     "Welcome to Basra! Add me to a group and send /newgame there, or send /practice "
-                    "here to play against the computer. Your cards always come here, in private."))
+                    "here to play against the computer. Your cards always come here, in private."),
+                    [[inline_button(seek_button(t))]])
         sent = await self.send_hands(person)
         if payload is not None and payload.kind == "hand" and sent == 0:
             if await self._seated_in_lobby(payload.table_id, person):
@@ -257,8 +264,14 @@ class Handlers(Privacy):
         if message.chat.type == ChatType.PRIVATE and not isinstance(
             await self.service.open_table(chat), TableView
         ):
-            # No practice match here: a match in a group is resigned in that group.
+            # No practice match here: a stranger match is resigned here, where it is played;
+            # a match in a group is resigned in that group.
             t = await self.language(chat, person)
+            stranger = await self._stranger_match(person)
+            if stranger is not None:
+                ended = await self.service.resign(stranger, person.player_id)
+                await self.reply(message, render_resigned(ended, t), reply_to=message.message_id)
+                return
             elsewhere = [h for h in await self.service.hands_of(person.player_id) if h.table.running]
             await self.reply_text(message, t.gettext(
                 "Your match is in a group: send /resign there to resign it.") if elsewhere else t.gettext(
@@ -268,6 +281,17 @@ class Handlers(Privacy):
         ended = await self.service.resign_in_chat(chat, person.player_id)
         await self.reply(message, render_resigned(ended, await self.language(chat, person)),
                          reply_to=message.message_id)
+
+    async def _stranger_match(self, person: Person) -> str | None:
+        """The running match the pool seated ``person`` at, if any (it has no chat of its own)."""
+        status = await self.service.pool_status(person)
+        if status is None or status.state != "seated" or status.table_id is None:
+            return None
+        try:
+            table = await self.service.table(status.table_id)
+        except ServiceError:
+            return None
+        return table.table_id if table.running and table.seat_of(person.player_id) is not None else None
 
     async def score(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         t = await self.language(chat, person)

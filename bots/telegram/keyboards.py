@@ -2,13 +2,16 @@
 
 Callback data is the renderer's ``Action.encode()`` (``b1|play|<table>|<version>|10D|2``,
 well under Telegram's 64 bytes). Deep links (``t.me/<bot>?start=<payload>``) open
-the private chat with the bot; their payload is ``h<table>`` (show my hand)
-or ``j<table>`` / ``j<table>_<team>`` (join that lobby).
+the private chat with the bot; their payload is ``h<table>`` (show my hand),
+``j<table>`` / ``j<table>_<team>`` (join that lobby) or ``play`` (look for someone to
+play now, as ``/play`` does).
 
 >>> StartPayload.parse("jabc123def456_1")
 StartPayload(kind='join', table_id='abc123def456', team=1)
 >>> StartPayload("hand", "abc123def456").encode()
 'habc123def456'
+>>> StartPayload.parse(StartPayload("play").encode())
+StartPayload(kind='play', table_id='', team=None)
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ..render import Button
 MAX_CALLBACK_BYTES: Final = 64
 _TABLE: Final = re.compile(r"^[A-Za-z0-9-]{1,40}$")
 _PAYLOAD: Final = re.compile(r"^([hj])([A-Za-z0-9-]{1,40})(?:_([01]))?$")
+_PLAY: Final = "play"
 
 
 def inline_button(button: Button) -> InlineKeyboardButton:
@@ -48,16 +52,20 @@ def keyboard(
 class StartPayload:
     """What a ``/start <payload>`` deep link asks for."""
 
-    kind: Literal["hand", "join"]
-    table_id: str
+    kind: Literal["hand", "join", "play"]
+    table_id: str = ""
     team: int | None = None
 
     def encode(self) -> str:
+        if self.kind == "play":
+            return _PLAY
         text = ("h" if self.kind == "hand" else "j") + self.table_id
         return text if self.team is None else f"{text}_{self.team}"
 
     @classmethod
     def parse(cls, text: str) -> StartPayload | None:
+        if text.strip() == _PLAY:
+            return cls("play")
         match = _PAYLOAD.match(text.strip())
         if match is None:
             return None

@@ -32,6 +32,7 @@ from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS, is_number
 from ..render.answers import lobby_answer
 from ..render.records import record_caption
 from ..service import (
+    AlreadyPlaying,
     BadInput,
     HandView,
     LobbyView,
@@ -190,7 +191,8 @@ class Presses(Replies):
         t = await self.language(chat, person)
         fresh = error.fresh
         error.fresh = None
-        await self._answer(query, render_error(error, t).plain(), alert=True)
+        spelling = {"command": "/resign"} if isinstance(error, AlreadyPlaying) else {}
+        await self._answer(query, render_error(error, t, **spelling).plain(), alert=True)
         if fresh is None or message is None:
             return True
         if not sent_by_bot(message):
@@ -235,7 +237,7 @@ class Presses(Replies):
         t = translator(await self.service.language(chat))
         self.delivery.post_record(message.chat_id, record, escape(record_caption(record, t)),
                                   reply_to=message.message_id, unbutton=message.message_id,
-                                  keep=_without_verb(message, "record"))
+                                  keep=without_verb(message, "record"))
         return False
 
     async def _rematch(self, query: CallbackQuery, message: Message | None, person: Person,
@@ -327,7 +329,7 @@ class Presses(Replies):
         return await self._answer(query)
 
 
-def _without_verb(message: Message, verb: str) -> InlineKeyboardMarkup | None:
+def without_verb(message: Message, verb: str) -> InlineKeyboardMarkup | None:
     """The message's keyboard without the buttons of ``verb`` (None when nothing is left)."""
     markup = message.reply_markup
     if markup is None:

@@ -2,8 +2,8 @@
 
 ``/forget`` asks once, in private only: a question in a group could be answered by anyone,
 and Erase erases whoever presses it. A command the bot does not have gets one line pointing
-to ``/help``: always in private, in a group only when it names this bot (``/play@ThisBot``),
-since a bare ``/play`` there may be meant for another bot.
+to ``/help``: always in private, in a group only when it names this bot (``/poker@ThisBot``),
+since a bare ``/poker`` there may be meant for another bot.
 """
 
 from __future__ import annotations

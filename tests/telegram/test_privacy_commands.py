@@ -118,11 +118,11 @@ async def test_an_unknown_command_gets_one_line_pointing_to_help(
     chat = server.private_chat(alice)
     group = server.add_group("Cafe", [alice])
     async with World(server, database, config=config) as world:
-        for typed in ("/play", "/hepl"):
+        for typed in ("/poker", "/hepl"):
             await world.send(alice, None, typed)
             assert server.last_message(chat).text == line
-        await world.send(alice, group, "/play")  # perhaps another bot's: no answer
+        await world.send(alice, group, "/poker")  # perhaps another bot's: no answer
         assert server.messages(group, bot_only=True) == []
-        await world.send(alice, group, f"/play@{world.app.bot.username}")
+        await world.send(alice, group, f"/poker@{world.app.bot.username}")
         assert server.last_message(group).text == line
         assert len(server.messages(group, bot_only=True)) == 1

@@ -1,0 +1,102 @@
+"""``/play`` and the pairing pool's buttons: look for someone to play now, from the private
+chat with the bot.
+
+``/play`` (or a "Play someone" button: the welcome's, a practice result's, a stranger
+match's result) puts the person in the pool and posts their one waiting message
+(``Delivery.open_waiting``); its buttons stop the search, or, once the computer is offered,
+play it instead or keep waiting. They act on the presser alone and carry nobody's id
+(``bots.render.pool``), and only on the presser's current waiting message: a press on an
+older one gets the pool's refusal as its answer and changes nothing. Block, under a
+stranger match's result, names that match's table only.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from telegram import CallbackQuery, InlineKeyboardButton, Message
+from telegram.constants import ChatType
+
+from ..i18n import translator
+from ..render import Action
+from ..render.actions import POOL_VERBS
+from ..render.pool import (
+    blocked_text,
+    no_pairs_of_two_text,
+    play_in_private_text,
+    render_solo,
+    render_stopped,
+    render_waiting,
+)
+from ..service import NotLooking, Person
+from .keyboards import StartPayload, deep_link
+from .presses import without_verb
+from .privacy import Privacy
+
+#: The play command as typed on Telegram, named in the messages that point to it.
+PLAY: Final = "/play"
+#: What ``/play`` may be followed by to ask for two against two.
+TWO_AGAINST_TWO: Final = frozenset({"2v2", "4"})
+
+
+class Pairing(Privacy):
+    """The pool's commands and buttons."""
+
+    async def play(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
+        """``/play``: look for someone to play now (in private; a group is told where)."""
+        t = await self.language(chat, person)
+        if message.chat.type != ChatType.PRIVATE:
+            url = deep_link(self.delivery.bot_username, StartPayload("play"))
+            button = InlineKeyboardButton(t.gettext("🎲 Play someone online"), url=url)
+            await self.reply_text(message, play_in_private_text(t, PLAY), [[button]])
+            return
+        if any(arg.lower() in TWO_AGAINST_TWO for arg in args):
+            await self.reply_text(message, no_pairs_of_two_text(t, PLAY))
+            return
+        await self.seek(person, chat)
+
+    async def seek(self, person: Person, chat: str) -> None:
+        """Put ``person`` in the pool from their private chat ``chat``, and post their waiting
+        message (the pool's refusals go up: already looking, already playing)."""
+        view = await self.service.pool_join(person, chat)
+        self.delivery.open_waiting(view, person)
+
+    async def _press(self, query: CallbackQuery, message: Message | None, person: Person,
+                     chat: str | None) -> bool:
+        action = Action.decode(query.data or "")
+        if action.verb not in POOL_VERBS:
+            return await super()._press(query, message, person, chat)
+        own = self._own_private(message, person)
+        here = self.delivery.moves.service_id(own.chat_id)
+        if action.verb == "seek":
+            await self.seek(person, here)
+            return False
+        if action.verb == "block":
+            names = await self.service.pool_block(person, action.table_id)
+            self.delivery.drop_buttons(own.chat_id, own.message_id, keep=without_verb(own, "block"))
+            return await self._answer(query, blocked_text(await self.language(here, person), names))
+        await self._waiting_press(own, person, here, action.verb)
+        return False
+
+    async def _waiting_press(self, own: Message, person: Person, here: str, verb: str) -> None:
+        """Cancel, Keep waiting or Play the computer, on the presser's current waiting message."""
+        status = await self.service.pool_status(person)
+        if status is not None:
+            current = self.delivery.waiting_message(status)
+            if current is not None and current != own.message_id:
+                raise NotLooking()  # a message of an earlier search
+        pressed = own.message_id
+        if verb == "unseek":
+            view = await self.service.pool_cancel(person)
+            t = translator(view.lang)
+            self.delivery.show_waiting(view, render_stopped(t, PLAY), final=True, message_id=pressed)
+        elif verb == "wait":
+            view = await self.service.pool_keep_waiting(person)
+            t = translator(view.lang)
+            self.delivery.show_waiting(view, render_waiting(view, t), message_id=pressed)
+        else:
+            view = await self.service.pool_computer(person)
+            t = translator(view.lang)
+            self.delivery.show_waiting(view, render_solo(view, t), final=True, message_id=pressed)
+            await self.service.practice(here, person, level=view.level)
+
