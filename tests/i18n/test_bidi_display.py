@@ -119,7 +119,7 @@ async def everything_rendered(db_path: Path) -> list[tuple[str, Rendered]]:
             for who in (sara, omar):
                 found.append((lang, render_stats(await service.stats(who.player_id), t)))
             found.append((lang, render_leaderboard(await service.leaderboard(), t)))
-            fields = {"card": "7C", "name": "Omar", "plan": 3}
+            fields = {"card": "7C", "name": "Omar", "plan": 3, "seconds": 12}
             found += [(lang, render_error(cls(**fields), t, command="/newgame")) for cls in ERROR_CLASSES]
     assert any(isinstance(n, HandUpdated) for n in platform.notices)
     return found
