@@ -115,6 +115,10 @@ class BasraTelegram(Hosted):
         )
         #: The store, the service, the web table and the metrics, once started (``start``).
         self.host = None
+        #: A host this adapter shares with the process's other adapters (``python -m bots``:
+        #: one service, so one pool for Telegram and Discord people), set before ``start``;
+        #: without it, the adapter makes a host of its own.
+        self.shared_host: Host | None = None
         self._watch: asyncio.Task[None] | None = None
         self._starting: asyncio.Task[Any] | None = None
         self._stopped = False
@@ -172,7 +176,7 @@ class BasraTelegram(Hosted):
         redraws the tables whose last messages may not have gone out), register commands
         (``bots.host``). A ``stop`` meanwhile ends the wait."""
         self._starting = asyncio.current_task()
-        self.host = Host(
+        self.host = self.shared_host or Host(
             self.database, config=self.config, metrics=self.metrics, metrics_server=self.metrics_server,
             clock=self.clock, rng=self.rng, web=self.web, match_factory=self.match_factory,
         )
