@@ -207,7 +207,8 @@ class MatchResult(_Row):
 
 
 class Standing(_Row):
-    """A leaderboard line: totals in one scope (a chat, or everywhere) and rank."""
+    """A leaderboard line: totals in one scope (a chat, the matches between strangers, or
+    everywhere) and rank."""
 
     rank: int = Field(ge=1)
     player_id: str

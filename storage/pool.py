@@ -1,6 +1,6 @@
 """The pairing pool, as both backends keep it (``Coordination.enter_pool`` ...): an entry's
-columns and values as written, its row read back, the pairs a seating notes, and the
-abandon marks counted.
+columns and values as written, its row read back, the pairs a seating notes, the
+abandon marks counted, and the mark of a stranger match's chat id.
 
 A pair is two ids in order (Python's order of strings is the byte order of their UTF-8,
 as SQLite and a ``COLLATE "C"`` column compare them), so each pair is written one way.
@@ -48,6 +48,23 @@ WRITTEN: Final = COLUMNS[1:]
 PAIRS_KEPT: Final = 86400.0
 #: Seconds an abandon mark is kept: noting one forgets the marks noted longer ago than this.
 ABANDONS_KEPT: Final = 30 * 86400.0
+
+#: What a stranger match's chat id holds right after its platform (``"tg:pool-a1b2"``): the
+#: same mark ``bots.service.ids.pool_chat`` writes (its ``":"`` and ``POOL_CHAT``), which a
+#: result keeps in ``results.chat_id`` and the online ladder (``leaderboard(online=True)``)
+#: picks its matches by. Storage does not import the service, so this is its one copy.
+POOL_CHAT_MARK: Final = ":pool-"
+
+
+def is_pool_chat(chat_id: str) -> bool:
+    """Whether ``chat_id`` is a stranger match's: ``POOL_CHAT_MARK`` at its first ``":"``,
+    as the online ladder's SQL compares it.
+
+    >>> is_pool_chat("tg:pool-a1b2"), is_pool_chat("tg:-100"), is_pool_chat("pool-a1b2")
+    (True, False, False)
+    """
+    at = chat_id.find(":")
+    return at >= 0 and chat_id.startswith(POOL_CHAT_MARK, at)
 
 
 def entry_values(entry: PoolEntry) -> dict[str, Any]:

@@ -142,15 +142,27 @@ class TableStore(Protocol):
     async def rating_history(self, player_id: str, limit: int = 20) -> list[RatingEntry]:
         """The player's rating moves, newest first."""
 
-    async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> list[Standing]:
-        """Players ranked by rating, then points, then wins.
+    async def leaderboard(
+        self, chat_id: str | None = None, limit: int = 10, *, online: bool = False
+    ) -> list[Standing]:
+        """Players ranked by rating, then points, then wins, top ``limit``.
 
         With ``chat_id``: players of recorded matches in that chat, with totals
-        from those matches only. Without: every player with a recorded match.
+        from those matches only. With ``online`` (the online ladder): players of
+        recorded matches between strangers, the ones the pairing pool seated (a
+        chat id with ``storage.pool.POOL_CHAT_MARK`` right after its platform,
+        ``"tg:pool-a1b2"``), with totals from those matches only. With neither:
+        every player with a recorded match, with their profile's totals. The
+        rating is the profile's in every scope. ValueError if both ``chat_id``
+        and ``online`` are given.
         """
 
-    async def player_stats(self, player_id: str, chat_id: str | None = None) -> Standing | None:
-        """One player's line and rank in the same scope as ``leaderboard``."""
+    async def player_stats(
+        self, player_id: str, chat_id: str | None = None, *, online: bool = False
+    ) -> Standing | None:
+        """One player's line and rank in the same scope as ``leaderboard`` (``chat_id``,
+        ``online`` or everywhere), None if they have no recorded match in it. ValueError if
+        both ``chat_id`` and ``online`` are given."""
 
     # The service's own clock ---------------------------------------------------
 

@@ -22,6 +22,7 @@ from .models import (
     RatingEntry,
     Standing,
 )
+from .pool import POOL_CHAT_MARK
 
 _ENSURE_PLAYER: Final = """
 INSERT INTO players (player_id, name, mu, sigma, rating, created_at, updated_at)
@@ -63,13 +64,14 @@ VALUES (:player_id, :table_id, :before_mu, :before_sigma, :before_rating,
     :after_mu, :after_sigma, :after_rating, :at)
 """
 
-# Each scope lists the same columns; ranking is the same for both.
+# Each scope lists the same columns; ranking is the same for all.
 _GLOBAL_SCOPE: Final = """
 SELECT player_id, name, rating, matches, wins, draws, losses, points, basras, best_round
 FROM players WHERE matches > 0
 """
 
-_CHAT_SCOPE: Final = """
+# Totals from some results only: those the condition ``{results}`` picks.
+_RESULTS_SCOPE: Final = """
 SELECT p.player_id, p.name, p.rating, count(*) AS matches,
     sum(s.outcome = 'win') AS wins, sum(s.outcome = 'draw') AS draws,
     sum(s.outcome = 'loss') AS losses, sum(s.profile_points) AS points,
@@ -77,9 +79,17 @@ SELECT p.player_id, p.name, p.rating, count(*) AS matches,
 FROM result_seats AS s
 JOIN results AS r ON r.table_id = s.table_id
 JOIN players AS p ON p.player_id = s.player_id
-WHERE r.chat_id = :chat_id
+WHERE {results}
 GROUP BY p.player_id
 """
+
+_CHAT_SCOPE: Final = _RESULTS_SCOPE.format(results="r.chat_id = :chat_id")
+
+# Matches between strangers: ``pool.POOL_CHAT_MARK`` (``:mark``) at the chat id's first
+# ":", compared as a substring so none of its characters is a wildcard.
+_ONLINE_SCOPE: Final = _RESULTS_SCOPE.format(
+    results="instr(r.chat_id, ':') > 0 AND substr(r.chat_id, instr(r.chat_id, ':'), length(:mark)) = :mark"
+)
 
 #: How the leaderboard ranks, on either backend: rating, then points, then wins.
 RANK_ORDER: Final = "rating DESC, points DESC, wins DESC, player_id"
@@ -162,16 +172,26 @@ async def _check_ratings_current(conn: aiosqlite.Connection, result: MatchResult
         check_rating_current(change, None if row is None else (row["mu"], row["sigma"]))
 
 
+def check_scope(chat_id: str | None, online: bool) -> None:
+    """ValueError if a leaderboard is asked for both one chat and the online ladder."""
+    if online and chat_id is not None:
+        raise ValueError(f"the online ladder is no chat's: chat_id {chat_id!r} with online=True")
+
+
 async def standings(
     conn: aiosqlite.Connection,
     chat_id: str | None,
     *,
+    online: bool = False,
     limit: int | None = None,
     player_id: str | None = None,
 ) -> list[Standing]:
-    """Ranked lines for a chat (``chat_id``) or everywhere, top ``limit`` or one player."""
-    sql = _RANKED.format(scope=_GLOBAL_SCOPE if chat_id is None else _CHAT_SCOPE)
-    params: dict[str, object] = {"chat_id": chat_id}
+    """Ranked lines for a chat (``chat_id``), the matches between strangers (``online``) or
+    everywhere, top ``limit`` or one player."""
+    check_scope(chat_id, online)
+    scope = _ONLINE_SCOPE if online else _GLOBAL_SCOPE if chat_id is None else _CHAT_SCOPE
+    sql = _RANKED.format(scope=scope)
+    params: dict[str, object] = {"chat_id": chat_id, "mark": POOL_CHAT_MARK}
     if player_id is not None:
         sql += " WHERE player_id = :player_id"
         params["player_id"] = player_id

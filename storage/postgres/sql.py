@@ -26,6 +26,7 @@ from ..models import (
     Standing,
     TableRecord,
 )
+from ..pool import POOL_CHAT_MARK
 
 #: A connection as the pool lends it.
 Connection: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
@@ -244,7 +245,7 @@ _GLOBAL_SCOPE: Final = """
 SELECT player_id, name, rating, matches, wins, draws, losses, points, basras, best_round
 FROM players WHERE matches > 0
 """
-_CHAT_SCOPE: Final = """
+_RESULTS_SCOPE: Final = """
 SELECT p.player_id, p.name, p.rating, count(*) AS matches,
     count(*) FILTER (WHERE s.outcome = 'win') AS wins,
     count(*) FILTER (WHERE s.outcome = 'draw') AS draws,
@@ -253,9 +254,15 @@ SELECT p.player_id, p.name, p.rating, count(*) AS matches,
 FROM result_seats AS s
 JOIN results AS r ON r.table_id = s.table_id
 JOIN players AS p ON p.player_id = s.player_id
-WHERE r.chat_id = $1
+WHERE {results}
 GROUP BY p.player_id
 """
+_CHAT_SCOPE: Final = _RESULTS_SCOPE.format(results="r.chat_id = $1")
+# As ``ranking._ONLINE_SCOPE``: the pool's mark ($1) at the chat id's first ":", as a substring.
+_ONLINE_SCOPE: Final = _RESULTS_SCOPE.format(
+    results="strpos(r.chat_id, ':') > 0"
+    " AND substr(r.chat_id, strpos(r.chat_id, ':'), length($1::text)) = $1::text"
+)
 _RANKED: Final = """
 WITH scope AS ({scope}),
 ranked AS (
@@ -266,12 +273,24 @@ SELECT * FROM ranked
 
 
 async def standings(
-    conn: Connection, chat_id: str | None, *, limit: int | None = None, player_id: str | None = None
+    conn: Connection,
+    chat_id: str | None,
+    *,
+    online: bool = False,
+    limit: int | None = None,
+    player_id: str | None = None,
 ) -> list[Standing]:
-    """As ``ranking.standings``: ranked lines for a chat or everywhere."""
-    scope = _GLOBAL_SCOPE if chat_id is None else _CHAT_SCOPE
+    """As ``ranking.standings``: ranked lines for a chat, the matches between strangers or
+    everywhere."""
+    ranking.check_scope(chat_id, online)
+    args: list[object]
+    if online:
+        scope, args = _ONLINE_SCOPE, [POOL_CHAT_MARK]
+    elif chat_id is None:
+        scope, args = _GLOBAL_SCOPE, []
+    else:
+        scope, args = _CHAT_SCOPE, [chat_id]
     sql = _RANKED.format(scope=scope, order=ranking.RANK_ORDER)
-    args: list[object] = [] if chat_id is None else [chat_id]
     if player_id is not None:
         args.append(player_id)
         sql += f" WHERE player_id = ${len(args)}"

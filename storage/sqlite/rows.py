@@ -277,11 +277,17 @@ class SqliteRows(Connected):
     async def rating_history(self, player_id: str, limit: int = 20) -> list[RatingEntry]:
         return await self._read(lambda conn: ranking.rating_history(conn, player_id, limit))
 
-    async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> list[Standing]:
-        return await self._read(lambda conn: ranking.standings(conn, chat_id, limit=limit))
+    async def leaderboard(
+        self, chat_id: str | None = None, limit: int = 10, *, online: bool = False
+    ) -> list[Standing]:
+        return await self._read(lambda conn: ranking.standings(conn, chat_id, online=online, limit=limit))
 
-    async def player_stats(self, player_id: str, chat_id: str | None = None) -> Standing | None:
-        lines = await self._read(lambda conn: ranking.standings(conn, chat_id, player_id=player_id))
+    async def player_stats(
+        self, player_id: str, chat_id: str | None = None, *, online: bool = False
+    ) -> Standing | None:
+        lines = await self._read(
+            lambda conn: ranking.standings(conn, chat_id, online=online, player_id=player_id)
+        )
         return lines[0] if lines else None
 
     async def note_alive(self, name: str, at: float) -> None:
