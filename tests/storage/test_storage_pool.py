@@ -169,7 +169,10 @@ async def test_two_processes_seating_overlapping_people_at_once_seat_each_person
                 *(store.seat_pool(ids, table, NOW)
                   for store, (ids, table) in zip(itertools.cycle((first, second)), seatings))
             )
-            assert sum(done[:2]) == 1  # the two that share a person: one of them
+            # The two that share a person: never both (a seating of others that went first may
+            # have left neither whole, as each store runs its calls on connections of its own).
+            assert sum(done[:2]) <= 1
+            assert any(done)
             await assert_seated_once(second, people, seatings, done)
 
 
