@@ -11,6 +11,7 @@ from storage import (
 )
 
 from .errors import (
+    BadInput,
     MatchNotOver,
     NoFinishedMatch,
     NoSuchTable,
@@ -48,10 +49,15 @@ class Standings:
             rating_history=tuple(display_rating(h.after_rating) for h in reversed(history)),
         )
 
-    async def leaderboard(self, chat_id: str | None = None, limit: int = 10) -> LeaderboardView:
-        """Players ranked by rating (per chat, or global when ``chat_id`` is None)."""
-        lines = await self._store.leaderboard(chat_id, limit=max(1, min(limit, 100)))
-        return LeaderboardView(chat_id, tuple(_line(s) for s in lines))
+    async def leaderboard(self, chat_id: str | None = None, limit: int = 10, *,
+                          online: bool = False) -> LeaderboardView:
+        """Players ranked by rating (per chat, or global when ``chat_id`` is None). ``online``:
+        the online ladder, the players of matches between strangers the pool paired, with
+        their totals from those matches (``chat_id`` must be None)."""
+        if online and chat_id is not None:
+            raise BadInput("the online ladder is of no chat")
+        lines = await self._store.leaderboard(chat_id, limit=max(1, min(limit, 100)), online=online)
+        return LeaderboardView(chat_id, tuple(_line(s) for s in lines), online=online)
 
     async def record(self, table_id: str) -> RecordFile:
         """The record of a finished match (a press on its result). MatchNotOver while it is

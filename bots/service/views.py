@@ -429,7 +429,9 @@ class StatsView:
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardView:
-    """Ranked by rating, then profile points, then wins. ``chat_id`` None is global."""
+    """Ranked by rating, then profile points, then wins. ``chat_id`` None is global;
+    ``online``: the online ladder (matches between strangers only)."""
 
     chat_id: str | None
     lines: tuple[StatsLine, ...]
+    online: bool = False

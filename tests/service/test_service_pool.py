@@ -352,3 +352,22 @@ async def test_who_abandons_matches_often_is_paired_with_others_who_do(
     assert await pool.pool_wave() == 1
     paired = [n for n in tg.told if isinstance(n, PoolPaired)][-2:]
     assert {n.view.player_id for n in paired} == {ALICE.player_id, CARLA.player_id}
+
+
+async def test_the_online_ladder_lists_the_players_of_stranger_matches_only(
+    pool: TableService, tg: PoolPlatform, clock: ManualClock
+) -> None:
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    await pool.pool_wave()
+    table_id = tg.told[-1].view.table_id
+    assert table_id is not None
+    await pool.resign(table_id, BADR.player_id)
+    lobby = await pool.new_lobby("tg:-100", CARLA)
+    await pool.join(lobby.table_id, Person("tg:4", "دينا", "ar"))
+    await pool.start_match(lobby.table_id, CARLA)
+    await pool.resign(lobby.table_id, "tg:4")
+    ladder = await pool.leaderboard(online=True)
+    assert ladder.online and [line.name for line in ladder.lines] == ["Alice", "بدر"]
+    everyone = await pool.leaderboard()
+    assert {line.name for line in everyone.lines} == {"Alice", "بدر", "Carla", "دينا"}
