@@ -21,6 +21,26 @@ MISSING_PERMISSIONS = N_("I need permission to send messages and embed links in 
 RESIGNED = N_("You resigned the match.")
 NO_HAND = N_("You have no cards in a running match in this channel.")
 OPENED = N_("The table is open in this channel.")
+# TRANSLATORS: /basra new in a direct message: only practice opens there; {command} is /basra play.
+NEW_IN_DM = N_(
+    "Here you can practise against the computer. To play people, open a table in a server channel, "
+    "or use {command} to play someone online."
+)
+# TRANSLATORS: the answer to /basra play: the search and the match happen in the DM with the bot.
+LOOKING = N_("I am looking for an opponent for you: follow it in our direct messages.")
+# TRANSLATORS: /basra play when Discord does not let the bot write to the person.
+NO_DMS = N_(
+    "I cannot send you direct messages, so I am not looking for an opponent. Allow direct messages "
+    "from this server's members, then try again."
+)
+# TRANSLATORS: under "Opponent found": the table follows, and its "My hand" button shows the cards.
+MATCH_BELOW = N_("Your match begins below: press My hand under the table to see your cards.")
+
+# -- the commands as typed, named in messages that point to them -------------------------
+
+PLAY_COMMAND = "/basra play"
+RESIGN_COMMAND = "/basra resign"
+NEW_COMMAND = "/basra new"
 
 # -- slash commands (descriptions at most 100 characters, both languages) -------------
 
@@ -51,6 +71,7 @@ RESIGN = N_("Resign the running match")
 HELP = N_("What this bot does")
 HAND = N_("Show my hand again")
 RECORD = N_("The last finished match as a file")
+PLAY = N_("Play someone online now")
 
 MAX_DESCRIPTION = 100
 
