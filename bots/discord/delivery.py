@@ -15,6 +15,11 @@ Which message shows what:
 - each player's hand: their open ephemeral message (``hands``), edited
   through the token of their latest press.
 
+A match the pairing pool seated has no channel (``strangers``): each of its people sees
+its table, round points, turn pings and result in their DM with the bot, as a channel
+sees a match's, and their hand as anywhere else. A pool table's chat id is never taken
+for a channel. The pool's waiting messages are ``waiting``'s (``tell_pool``).
+
 ``deliver`` only queues (the table's lock is held). Each message has at
 most one write pending, the newest; a channel's writes keep under its 5 in
 5 seconds, a hand's under its token's limit, and a busy or failing Discord
@@ -58,16 +63,22 @@ from ..service import (
     LobbyUpdated,
     MatchEnded,
     Notice,
+    PoolNotice,
+    PoolView,
     RoundEnded,
     TableSetAside,
     TableUpdated,
     YourTurn,
+    is_pool_chat,
     raw_id,
 )
+from .directs import DirectChannels
 from .hands import OpenHands
-from .limits import channel_lane, delete_lane, hand_lane
+from .limits import channel_lane, delete_lane, direct_delete_lane, direct_lane, hand_lane
 from .messages import embed_of, message_parts, view_of
 from .replies import Reply, _sendable
+from .strangers import Place, by_person
+from .waiting import Refused, WaitingMessages
 
 if TYPE_CHECKING:
     from ..service import TableService
@@ -116,7 +127,8 @@ def with_link(view: discord.ui.View | None, label: str, url: str) -> discord.ui.
 
 
 class DiscordPlatform:
-    """``bots.service.Platform`` for Discord: ``name`` "dc", ``deliver``."""
+    """``bots.service.Platform`` for Discord: ``name`` "dc", ``deliver``; and
+    ``bots.service.PoolPlatform``: ``tell_pool``."""
 
     name = "dc"
 
@@ -141,16 +153,33 @@ class DiscordPlatform:
         #: Who is to move at each table, as its last delivered table says (pings name only them).
         self._movers: dict[str, str | None] = {}
         self.failures: list[tuple[str, str, int]] = []  # (table, kind, HTTP status), for tests
+        #: Each person's DM channel, where the pool and their stranger matches talk to them.
+        self.directs = DirectChannels(client, lambda: self.service)
+        #: The pool's waiting messages.
+        self.waiting = WaitingMessages(client, self._put, self.dispatcher.cancel, lambda: self.service)
 
     # -- outbound protocol ---------------------------------------------------------
 
     async def deliver(self, notices: Sequence[Notice]) -> None:
         """Queue one action's notices (the table's lock is held: nothing here waits for
-        Discord)."""
+        Discord): in the table's channel, or, at a stranger match, in each person's DM."""
         if not notices:
             return
         table_id = notices[0].table_id
         refs = await self.refs(table_id)
+        if is_pool_chat(notices[0].chat_id):
+            shown: list[Notice] = []
+            for person, seat, mine in by_person(notices):
+                self._show(table_id, mine, refs, self._direct_place(person, seat))
+                shown += mine
+            notices = shown
+        else:
+            self._show(table_id, notices, refs, self._chat_place(notices[0].chat_id))
+        if any(_ends(n) for n in notices):
+            self._ended(table_id)
+
+    def _show(self, table_id: str, notices: Sequence[Notice], refs: dict[str, Any], place: Place) -> None:
+        """Queue what ``notices`` change at ``place``."""
         rounds = {n.result.round_no: n for n in notices if isinstance(n, RoundEnded)}
         match = next((n for n in notices if isinstance(n, MatchEnded)), None)
         tables = [n for n in notices if isinstance(n, TableUpdated)]
@@ -158,22 +187,24 @@ class DiscordPlatform:
         for notice in notices:
             try:
                 if isinstance(notice, LobbyUpdated | LobbyClosed):
-                    self._lobby(notice, refs)
+                    if not place.direct:  # a stranger match has no lobby: the waiting message
+                        self._lobby(notice, refs)
                 elif isinstance(notice, TableUpdated):
-                    self._table(notice, refs, rounds, match)
+                    self._table(notice, refs, rounds, match, place)
                 elif (isinstance(notice, RoundEnded | MatchEnded) and not tables) or isinstance(
                     notice, TableSetAside
                 ):
-                    self._result(notice)
+                    self._result(notice, place)
                 elif isinstance(notice, HandUpdated):
                     self._hand(notice)
                 elif isinstance(notice, YourTurn) and notice in pings:
                     self._ping(
-                        refs, notice.hand, (notice.hand.version, 0), render_turn_notice(notice, t_of(notice))
+                        refs, notice.hand, (notice.hand.version, 0), render_turn_notice(notice, t_of(notice)),
+                        place,
                     )
                 elif isinstance(notice, ClockWarning):
                     stamp = (notice.hand.version, 1, -notice.seconds_left)
-                    self._ping(refs, notice.hand, stamp, render_warning(notice, t_of(notice)))
+                    self._ping(refs, notice.hand, stamp, render_warning(notice, t_of(notice)), place)
             except Exception:
                 log.exception("table %s: could not queue a %s notice", table_id, notice.kind)
         if tables:
@@ -182,15 +213,41 @@ class DiscordPlatform:
                 table.seats[table.to_move].player_id if table.to_move is not None else None
             )
         if match is not None:
-            self._unping(table_id, refs, notices[0].chat_id)
+            self._unping(table_id, refs, place)
         elif tables and not pings:
             # No ping for this turn (a computer's, or a player looking at their hand): the
             # last one must not go on naming someone else.
-            old = refs.get("ping")
+            old = refs.get(place.ref("ping"))
             if isinstance(old, dict) and old.get("player") != self._movers.get(table_id):
-                self._unping(table_id, refs, notices[0].chat_id)
-        if any(_ends(n) for n in notices):
-            self._ended(table_id)
+                self._unping(table_id, refs, place)
+
+    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
+        """``PoolPlatform``: each waiting message says what the pool tells its reader (queued
+        only; never raises)."""
+        for notice in notices:
+            try:
+                self._note_direct(notice.view)
+            except ValueError:
+                log.warning("a %s notice names no Discord DM", notice.kind)
+        await self.waiting.tell(notices)
+
+    def open_waiting(self, view: PoolView, refused: Refused) -> None:
+        """Post the waiting message of the search ``view`` just opened (``WaitingMessages.open``);
+        ``refused`` if Discord will not have it."""
+        self._note_direct(view)
+        self.waiting.open(view, refused)
+
+    def close_waiting(self, player_id: str) -> None:
+        """The search of ``player_id`` is over, and its message says so already."""
+        self.waiting.close(player_id)
+
+    def waiting_message(self, view: PoolView) -> int | None:
+        """The message that shows ``view``'s search, when known."""
+        return self.waiting.message_of(view)
+
+    def _note_direct(self, view: PoolView) -> None:
+        if not is_pool_chat(view.chat_id):
+            self.directs.note(view.player_id, channel_of(view.chat_id))
 
     def _ended(self, table_id: str) -> None:
         """The table is closed: what is kept of it goes, its hands' slots once their last
@@ -207,7 +264,7 @@ class DiscordPlatform:
 
     def _put(
         self,
-        table_id: str,
+        table_id: str | None,
         key: Hashable,
         lane: Hashable,
         run: Callable[[], Awaitable[Outcome]],
@@ -217,19 +274,19 @@ class DiscordPlatform:
         order: int = TABLE,
         label: str,
     ) -> None:
+        where = f"table {table_id}" if table_id is not None else "the pool"
+
         async def guarded() -> Outcome:
             try:
                 return await run()
             except discord.HTTPException as error:
                 # Tried again when Discord was busy (429, 5xx); a refusal is given up (the
                 # service has the state, and the message's next change shows it).
-                log.warning("table %s: sending a %s failed (HTTP %s)", table_id, label, error.status)
-                self.failures.append((table_id, label, error.status))
+                log.warning("%s: sending a %s failed (HTTP %s)", where, label, error.status)
+                self.failures.append((table_id or "", label, error.status))
                 return Retry(throttled=error.status == 429) if _busy(error) else FAILED
             except NETWORK_ERRORS as error:
-                log.info(
-                    "table %s: sending a %s failed (%s); trying again", table_id, label, type(error).__name__
-                )
+                log.info("%s: sending a %s failed (%s); trying again", where, label, type(error).__name__)
                 return Retry()
 
         # With several processes of the bot, its other processes edit the same messages.
@@ -306,15 +363,17 @@ class DiscordPlatform:
         refs: dict[str, Any],
         rounds: dict[int, RoundEnded],
         match: MatchEnded | None,
+        place: Place,
     ) -> None:
         """The round's table message: edited, or posted for a new round. A round's last picture
         carries its result (and, at the end, the match's, with its Record button) and no other
         button, in one edit."""
         table, t = notice.table, t_of(notice)
-        round_no, table_id, chat_id = table.round_no, table.table_id, table.chat_id
+        round_no, table_id = table.round_no, table.table_id
         results = [n for n in (rounds.get(round_no), match) if n is not None]
         closing = table.round_close is not None or not table.running
-        shown = refs.get("table")
+        table_ref, closing_ref = place.ref("table"), place.ref("closing")
+        shown = refs.get(table_ref)
         new_round = not isinstance(shown, dict) or shown.get("round") != round_no
 
         def parts() -> dict[str, Any]:
@@ -332,8 +391,8 @@ class DiscordPlatform:
             return {"content": None, "embeds": embeds, "view": view}
 
         async def run() -> Outcome:
-            channel = self._channel(chat_id)
-            for name in ("table", "closing"):
+            channel = await place.channel()
+            for name in (table_ref, closing_ref):
                 ref = refs.get(name)
                 if isinstance(ref, dict) and ref.get("round") == round_no:
                     try:
@@ -341,28 +400,28 @@ class DiscordPlatform:
                         return SENT
                     except discord.NotFound:
                         break  # deleted by someone: post it again
-            current = refs.get("table")
+            current = refs.get(table_ref)
             if isinstance(current, dict) and int(current.get("round", 0)) > round_no:
                 return SKIPPED  # a later round has its message: this one is gone
             message = await channel.send(**_sendable(parts()))
             if isinstance(current, dict) and current.get("round") != round_no:
-                self.keep(table_id, "closing", current)
-            self.keep(table_id, "table", {"id": message.id, "round": round_no})
+                self.keep(table_id, closing_ref, current)
+            self.keep(table_id, table_ref, {"id": message.id, "round": round_no})
             return SENT
 
         # A new round's message and a round's result are news; a refresh of the same
         # round's table is paced, so a fast game spreads the channel's writes evenly.
         self._put(
             table_id,
-            ("table", table_id, round_no),
-            channel_lane(channel_of(chat_id)),
+            place.key("table", table_id, round_no),
+            place.lane,
             run,
             stamp=(table.version,),
             urgent=new_round or bool(results),
             label="table",
         )
 
-    def _result(self, notice: RoundEnded | MatchEnded | TableSetAside) -> None:
+    def _result(self, notice: RoundEnded | MatchEnded | TableSetAside, place: Place) -> None:
         """A message of its own: a result with no table to carry it, a table set aside."""
         parts = message_parts(
             render_notice(notice), "info" if isinstance(notice, TableSetAside) else "result"
@@ -370,12 +429,11 @@ class DiscordPlatform:
         round_no = notice.result.round_no if isinstance(notice, RoundEnded) else 0
 
         async def run() -> Outcome:
-            await self._channel(notice.chat_id).send(**_sendable(parts))
+            await (await place.channel()).send(**_sendable(parts))
             return SENT
 
-        key = (notice.kind, notice.table_id, round_no)
-        lane = channel_lane(channel_of(notice.chat_id))
-        self._put(notice.table_id, key, lane, run, urgent=True, order=REPLY, label=notice.kind)
+        key = place.key(notice.kind, notice.table_id, round_no)
+        self._put(notice.table_id, key, place.lane, run, urgent=True, order=REPLY, label=notice.kind)
 
     def _hand(self, notice: HandUpdated) -> None:
         hand = notice.hand
@@ -409,14 +467,17 @@ class DiscordPlatform:
             label="hand",
         )
 
-    def _ping(self, refs: dict[str, Any], hand: HandView, stamp: tuple[int, ...], rendered: Rendered) -> None:
+    def _ping(
+        self, refs: dict[str, Any], hand: HandView, stamp: tuple[int, ...], rendered: Rendered, place: Place
+    ) -> None:
         """Mention the player whose turn it is (a short message naming no card); the previous
         ping of the table goes away."""
-        table_id, chat_id, player = hand.table_id, hand.table.chat_id, hand.player_id
+        table_id, player = hand.table_id, hand.player_id
         user = int(raw_id(player))
+        ping_ref = place.ref("ping")
 
         async def run() -> Outcome:
-            old = refs.get("ping")
+            old = refs.get(ping_ref)
             if isinstance(old, dict) and old.get("player") == player and old.get("stamp") == list(stamp):
                 return SKIPPED  # already said (a restart delivers the same turn again)
             if self._movers.get(table_id, player) != player:
@@ -426,35 +487,35 @@ class DiscordPlatform:
             )
             del parts["embed"]
             pinged = discord.AllowedMentions(users=[discord.Object(user)])
-            message = await self._channel(chat_id).send(allowed_mentions=pinged, **parts)
-            self.keep(table_id, "ping", {"id": message.id, "player": player, "stamp": list(stamp)})
+            message = await (await place.channel()).send(allowed_mentions=pinged, **parts)
+            self.keep(table_id, ping_ref, {"id": message.id, "player": player, "stamp": list(stamp)})
             if isinstance(old, dict):
-                self._delete(table_id, chat_id, int(old["id"]))
+                self._delete(table_id, place, int(old["id"]))
             return SENT
 
         self._put(
             table_id,
-            ("ping", table_id),
-            channel_lane(channel_of(chat_id)),
+            place.key("ping", table_id),
+            place.lane,
             run,
             stamp=stamp,
             urgent=True,
             label="ping",
         )
 
-    def _unping(self, table_id: str, refs: dict[str, Any], chat_id: str) -> None:
+    def _unping(self, table_id: str, refs: dict[str, Any], place: Place) -> None:
         """No ping stands for this turn (the match is over, or nobody is to be pinged): the last
         one goes, and any still waiting."""
-        self.dispatcher.cancel(channel_lane(channel_of(chat_id)), ("ping", table_id))
-        old = refs.get("ping")
+        self.dispatcher.cancel(place.lane, place.key("ping", table_id))
+        old = refs.get(place.ref("ping"))
         if isinstance(old, dict):
-            self.keep(table_id, "ping", None)
-            self._delete(table_id, chat_id, int(old["id"]))
+            self.keep(table_id, place.ref("ping"), None)
+            self._delete(table_id, place, int(old["id"]))
 
-    def _delete(self, table_id: str, chat_id: str, message_id: int) -> None:
+    def _delete(self, table_id: str, place: Place, message_id: int) -> None:
         async def run() -> Outcome:
             try:
-                await self._channel(chat_id).get_partial_message(message_id).delete()
+                await (await place.channel()).get_partial_message(message_id).delete()
             except discord.NotFound:
                 return SKIPPED
             return SENT
@@ -462,7 +523,7 @@ class DiscordPlatform:
         self._put(
             table_id,
             ("delete", message_id),
-            delete_lane(channel_of(chat_id)),
+            place.deletes,
             run,
             order=TIDY,
             label="old ping",
@@ -472,6 +533,24 @@ class DiscordPlatform:
 
     def _channel(self, chat_id: str) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_of(chat_id))
+
+    def _chat_place(self, chat_id: str) -> Place:
+        """A table's own channel."""
+        channel = self._channel(chat_id)
+
+        async def find() -> discord.PartialMessageable:
+            return channel
+
+        number = channel_of(chat_id)
+        return Place(channel_lane(number), delete_lane(number), find)
+
+    def _direct_place(self, player_id: str, seat: int) -> Place:
+        """The DM of the person at ``seat`` of a stranger match."""
+
+        async def find() -> discord.PartialMessageable:
+            return await self.directs.channel(player_id)
+
+        return Place(direct_lane(player_id), direct_delete_lane(player_id), find, seat)
 
     async def refs(self, table_id: str) -> dict[str, Any]:
         return (await self.messages.of(table_id)).values

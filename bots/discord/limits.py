@@ -48,6 +48,16 @@ def delete_lane(channel: int) -> tuple[str, int]:
     return ("delete", channel)
 
 
+def direct_lane(player_id: str) -> tuple[str, str, str]:
+    """What the pool writes in a person's DM (the waiting message, a stranger match's table,
+    results and turn pings): a channel's budget, known before the DM's own id is."""
+    return ("channel", "dm", player_id)
+
+
+def direct_delete_lane(player_id: str) -> tuple[str, str, str]:
+    return ("delete", "dm", player_id)
+
+
 def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     """The dispatcher for one bot; ``speedup`` runs the limits' clocks that many times faster
     (tests, whose fake server enforces the same limits sped up alike)."""

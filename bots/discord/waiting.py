@@ -1,0 +1,197 @@
+"""The pairing pool's waiting message: one per search, in the searcher's DM with the bot.
+
+``/basra play`` (or "Play someone again" under a stranger match's result) opens a search
+and has its waiting message posted (``open``); the pool edits it as it tells (``tell``:
+how many look, the computer offered, the opponent found), and the searcher's own presses
+edit it as their answer (stopped, waiting on, the computer chosen: ``close`` once the
+search is over). If Discord refuses the post (someone who takes no DMs), whoever opened
+the search is told (``Refused``), since nobody could tell them of a match.
+
+Every write of a person's waiting message takes one key in their DM's lane, within the
+DM's budget, so they go one at a time, the newest state replacing a pending older one: a
+post and a later edit never race, and a message is posted only when none is known. What
+the pool has not asked for since the search ended is not shown: a count or an offer is
+only written while the person still waits. The message's reference goes to the pool
+(``TableService.pool_message``), so that a restarted bot edits the same message.
+
+A waiting message names nobody but its reader (``bots.render.pool``); log lines name
+the kind of message, never a person.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+import discord
+
+from ..i18n import Translator, translator, user_text
+from ..outbound import SENT, SKIPPED, Outcome
+from ..render import Line, Rendered, Span, Text
+from ..render.common import listed
+from ..render.pool import render_waiting
+from ..service import Person, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolView, raw_id
+from .limits import direct_lane
+from .messages import message_parts
+from .replies import _sendable
+from .texts import MATCH_BELOW
+
+if TYPE_CHECKING:
+    from ..service import TableService
+
+log = logging.getLogger(__name__)
+
+#: What the pool keeps of a waiting message (``PoolView.message``).
+CHANNEL: Final = "channel"
+MESSAGE: Final = "message"
+
+
+class Put(Protocol):
+    """How delivery queues a write (``DiscordPlatform._put``)."""
+
+    def __call__(self, table_id: str | None, key: Hashable, lane: Hashable,
+                 run: Callable[[], Awaitable[Outcome]], *, stamp: tuple[int, ...] = (),
+                 urgent: bool = False, order: int = ..., label: str) -> None: ...
+
+
+def render_found(view: PoolView, t: Translator) -> Rendered:
+    """The waiting message once an opponent was found: whom (their display name, isolated),
+    and that the match follows below, where "My hand" shows the cards. No buttons."""
+    names = listed(t, [user_text(name) for name in view.opponents], final=True) or "?"
+    return Rendered(Text.of(
+        Line.of(Span(t.gettext("Opponent found: {names}", names=names), bold=True)),
+        Line.of(t.gettext(MATCH_BELOW)),
+    ))
+
+
+#: What to do when Discord refuses to post a person's waiting message (their search's opener).
+Refused = Callable[[discord.HTTPException], Awaitable[None]]
+
+
+class WaitingMessages:
+    """Each searcher's waiting message: its writes and its reference."""
+
+    def __init__(self, client: discord.Client, put: Put, cancel: Callable[[Hashable, Hashable], None],
+                 service: Callable[[], TableService | None]) -> None:
+        self._client = client
+        self._put = put
+        self._cancel = cancel
+        self._service = service
+        #: The waiting message of each search under way, as this process knows it
+        #: (player id → message id).
+        self._known: dict[str, int] = {}
+        #: Searches whose message is not out yet, and whom to tell if Discord refuses it.
+        self._opening: dict[str, Refused] = {}
+        self._stamps = itertools.count()
+
+    # -- what changes a waiting message ------------------------------------------------
+
+    def open(self, view: PoolView, refused: Refused) -> None:
+        """Post the waiting message of the search ``view`` just opened (queued); ``refused``
+        if Discord will not have it."""
+        player = view.player_id
+        self._known.pop(player, None)  # a search of its own: a message of its own
+        self._opening[player] = refused
+        self._show(view, render_waiting(view, translator(view.lang)), while_waiting=True)
+
+    async def tell(self, notices: Sequence[PoolNotice]) -> None:
+        """``PoolPlatform.tell_pool``: each waiting message says what the pool tells, in its
+        reader's language (queued only; never raises)."""
+        for notice in notices:
+            try:
+                view = notice.view
+                t = translator(view.lang)
+                if isinstance(notice, PoolPaired):
+                    self._show(view, render_found(view, t), final=True)
+                elif isinstance(notice, PoolOffer):
+                    self._show(view, render_waiting(view, t), while_waiting=True)
+                elif isinstance(notice, PoolLooking):
+                    self._show(view, render_waiting(view, t, resumed=notice.resumed), while_waiting=True,
+                               urgent=notice.resumed)
+            except Exception:
+                log.exception("could not queue a %s notice", notice.kind)
+
+    def close(self, player_id: str) -> None:
+        """The search is over and its message already says so (the searcher's press answered
+        with it): nothing pending for it goes out."""
+        self._known.pop(player_id, None)
+        self._opening.pop(player_id, None)
+        self._cancel(direct_lane(player_id), _key(player_id))
+
+    def message_of(self, view: PoolView) -> int | None:
+        """The message that shows ``view``'s search, when known."""
+        known = self._known.get(view.player_id)
+        if known is not None:
+            return known
+        stored = view.message or {}
+        message = stored.get(MESSAGE)
+        same_channel = stored.get(CHANNEL) == int(raw_id(view.chat_id))
+        return message if isinstance(message, int) and same_channel else None
+
+    # -- the writes ------------------------------------------------------------------
+
+    def _show(self, view: PoolView, rendered: Rendered, *, final: bool = False,
+              while_waiting: bool = False, urgent: bool = True) -> None:
+        """Edit the search's waiting message, or post it when none is known. ``final``: the
+        search is over, and its message is no longer this process's to edit.
+        ``while_waiting``: written only if the person still waits when the write runs."""
+        player = view.player_id
+        channel_id = int(raw_id(view.chat_id))
+        parts = message_parts(rendered, "info")
+
+        async def run() -> Outcome:
+            if while_waiting and not await self._still_waiting(player):
+                return SKIPPED
+            channel = self._client.get_partial_messageable(channel_id)
+            known = self.message_of(view)
+            if known is not None:
+                try:
+                    await channel.get_partial_message(known).edit(**parts)
+                except discord.NotFound:
+                    known = None  # gone: a new one says it
+                else:
+                    if final:
+                        self._known.pop(player, None)
+                    return SENT
+            try:
+                message = await channel.send(**_sendable(parts))
+            except discord.HTTPException as error:
+                refused = self._opening.pop(player, None) if not _busy(error) else None
+                if refused is not None:
+                    await refused(error)
+                raise
+            await self._sent(view, channel_id, message.id, final=final)
+            return SENT
+
+        stamp = (next(self._stamps),)
+        self._put(None, _key(player), direct_lane(player), run, stamp=stamp, urgent=urgent,
+                  label="waiting message")
+
+    async def _sent(self, view: PoolView, channel_id: int, message_id: int, *, final: bool) -> None:
+        player = view.player_id
+        self._opening.pop(player, None)
+        if final:
+            self._known.pop(player, None)
+            return
+        self._known[player] = message_id
+        service = self._service()
+        if service is not None:
+            await service.pool_message(Person(player, ""), {CHANNEL: channel_id, MESSAGE: message_id})
+
+    async def _still_waiting(self, player_id: str) -> bool:
+        service = self._service()
+        if service is None:
+            return False
+        status = await service.pool_status(Person(player_id, ""))
+        return status is not None and status.state == "waiting"
+
+
+def _key(player_id: str) -> tuple[Any, ...]:
+    return ("waiting", player_id)
+
+
+def _busy(error: discord.HTTPException) -> bool:
+    """Discord was busy (tried again), rather than unwilling."""
+    return error.status == 429 or error.status >= 500
