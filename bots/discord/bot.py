@@ -28,6 +28,7 @@ from .buttons import ActionButton
 from .commands import BasraGroup, Commands
 from .delivery import DiscordPlatform
 from .hands import OpenHands
+from .pairing import Pairing
 from .presses import Presses
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ class BasraBot(Hosted, discord.Client):
         self.web: WebTable | None = None
         self.presses = Presses(self)
         self.commands_impl = Commands(self)
+        self.pairing = Pairing(self)
         self.tree.add_command(BasraGroup(self.commands_impl))
         #: The store, the service, the web table and the metrics, once set up (``bots.host``).
         self.host = None

@@ -1,9 +1,13 @@
 """The ``/basra`` slash commands: new, rules, score, leaderboard, settings, resign, help, hand,
-record, privacy, forget.
+record, privacy, forget, play.
 
 Each command is one service call and one answer. Answers only the invoker
 needs are ephemeral; the lobby is public (it is the answer to ``/basra new``
 when it can be, so the channel sees who opened it).
+
+They work in a server's channels and in the DM with the bot, where a search for an
+opponent (``/basra play``, ``pairing``) and the match it finds are played: there
+``/basra resign`` and ``/basra hand`` act on that match, which has no channel of its own.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from ..service import (
     HandView,
     NoOpenTable,
     NotSaved,
+    Person,
     ServiceError,
     SettingsView,
     TableView,
@@ -45,7 +50,7 @@ from .delivery import hand_parts
 from .messages import embed_of, message_parts
 from .presses import Handler, chat_of, may_change_settings, person_of, send_record
 from .replies import ANSWER_WAIT, Reply
-from .texts import bilingual
+from .texts import NEW_COMMAND, PLAY_COMMAND, RESIGN_COMMAND, bilingual
 
 if TYPE_CHECKING:
     pass
@@ -54,10 +59,11 @@ log = logging.getLogger(__name__)
 
 #: The help's commands (``bots.render.info.COMMANDS``) as they are typed on Discord.
 HELP_COMMANDS = {
-    "new": "/basra new",
+    "new": NEW_COMMAND,
     "practice": "/basra new mode: practice",
+    "play": PLAY_COMMAND,
     "hand": "/basra hand",
-    "resign": "/basra resign",
+    "resign": RESIGN_COMMAND,
     "score": "/basra score",
     "top": "/basra leaderboard",
     "record": "/basra record",
@@ -95,8 +101,11 @@ class Commands(Handler):
         name: str,
         mode: Literal["ephemeral", "public"],
         work: Any,
+        *,
+        command: str = NEW_COMMAND,
     ) -> None:
-        """Answer a command, turning refusals into a short private reply."""
+        """Answer a command, turning refusals into a short private reply (``command``: the
+        one a refusal points to)."""
         reply = Reply(interaction, mode)
         try:
             await work(reply)
@@ -104,7 +113,7 @@ class Commands(Handler):
             if isinstance(error, NotSaved):  # the service logged why
                 self.bot.metrics.error("storage")
             t = await self.t_for(interaction)
-            await reply.tell(error.message(t, command="/basra new"))
+            await reply.tell(error.message(t, command=command))
         except discord.HTTPException as error:
             log.warning("answering /basra %s failed (HTTP %s)", name, error.status)
             self.bot.metrics.error("answer")
@@ -116,10 +125,15 @@ class Commands(Handler):
     async def new(self, reply: Reply, mode: TableMode, players: int | None) -> None:
         interaction = reply.interaction
         t = await self.t_for(interaction)
-        permissions = interaction.app_permissions
-        if not (permissions.send_messages and permissions.embed_links):
-            await reply.tell(t.gettext(texts.MISSING_PERMISSIONS))
-            return
+        if interaction.guild_id is None:  # the DM with the bot: nobody else can join there
+            if mode != "practice":
+                await reply.tell(t.gettext(texts.NEW_IN_DM, command=PLAY_COMMAND))
+                return
+        else:
+            permissions = interaction.app_permissions
+            if not (permissions.send_messages and permissions.embed_links):
+                await reply.tell(t.gettext(texts.MISSING_PERMISSIONS))
+                return
         chat = chat_of(interaction)
         seats = players if mode == "practice" else None
         claims = self.bot.platform.chat_claims
@@ -209,10 +223,31 @@ class Commands(Handler):
         raise BadInput(f"bad settings button {action.verb!r}")
 
     async def resign(self, reply: Reply) -> None:
+        """Resign the channel's match, or, where there is none, the stranger match the
+        invoker plays in their DM."""
         interaction = reply.interaction
         t = await self.t_for(interaction)
-        await reply.within(self.service.resign_in_chat(chat_of(interaction), f"dc:{interaction.user.id}"))
+        pid = f"dc:{interaction.user.id}"
+        try:
+            await reply.within(self.service.resign_in_chat(chat_of(interaction), pid))
+        except NoOpenTable:
+            stranger = await self.stranger_match(person_of(interaction))
+            if stranger is None:
+                raise
+            await reply.within(self.service.resign(stranger.table_id, pid))
         await reply.tell(t.gettext(texts.RESIGNED))
+
+    async def stranger_match(self, person: Person) -> TableView | None:
+        """The running match the pool seated ``person`` at, if any (it has no channel)."""
+        status = await self.service.pool_status(person)
+        if status is None or status.state != "seated" or status.table_id is None:
+            return None
+        table = await self.service.table(status.table_id)
+        return table if table.running else None
+
+    async def play(self, reply: Reply) -> None:
+        """Look for someone to play now (``pairing``)."""
+        await self.bot.pairing.play(reply)
 
     async def help(self, reply: Reply) -> None:
         """What the bot does and its commands (all in the channel), each with what it does."""
@@ -229,8 +264,9 @@ class Commands(Handler):
         """The invoker's hand in this channel's match, fresh (like the "My hand" button)."""
         interaction = reply.interaction
         t = await self.t_for(interaction)
-        table = await reply.within(self.service.open_table(chat_of(interaction)))
-        if not isinstance(table, TableView):
+        found = await reply.within(self.service.open_table(chat_of(interaction)))
+        table = found if isinstance(found, TableView) else await self.stranger_match(person_of(interaction))
+        if table is None:
             raise NoOpenTable()
         pid = f"dc:{interaction.user.id}"
         if table.seat_of(pid) is None:
@@ -271,14 +307,24 @@ PLAIN: tuple[tuple[str, str, Answer], ...] = (
     ("record", texts.RECORD, Commands.record),
     ("privacy", erasing.PRIVACY, Commands.privacy),
     ("forget", erasing.FORGET, Commands.forget),
+    ("play", texts.PLAY, Commands.play),
 )
+#: Where the commands work: a server's channels and the DM with the bot (where a match
+#: the pool found is played), for a bot installed in a server.
+CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False)
+INSTALLS = app_commands.AppInstallationType(guild=True, user=False)
 
 
 class BasraGroup(app_commands.Group):
     """``/basra …``: Discord's declaration of the commands (names English, texts bilingual)."""
 
     def __init__(self, commands: Commands) -> None:
-        super().__init__(name="basra", description=bilingual(texts.GROUP), guild_only=True)
+        super().__init__(
+            name="basra",
+            description=bilingual(texts.GROUP),
+            allowed_contexts=CONTEXTS,
+            allowed_installs=INSTALLS,
+        )
         self.impl = commands
         for name, description, answer in PLAIN:
             self.add_command(self._plain(name, description, answer))
@@ -286,8 +332,13 @@ class BasraGroup(app_commands.Group):
     def _plain(self, name: str, description: str, answer: Answer) -> app_commands.Command[Any, ..., None]:
         """A command that takes nothing, answered to the one who asked alone."""
 
+        # A search refused while a match is played points to the resign command.
+        command = RESIGN_COMMAND if name == "play" else NEW_COMMAND
+
         async def plain(interaction: discord.Interaction[Any]) -> None:
-            await self.impl.run(interaction, name, "ephemeral", lambda reply: answer(self.impl, reply))
+            await self.impl.run(
+                interaction, name, "ephemeral", lambda reply: answer(self.impl, reply), command=command
+            )
 
         return app_commands.Command(name=name, description=bilingual(description), callback=plain)
 

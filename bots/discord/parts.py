@@ -14,10 +14,11 @@ import discord
 if TYPE_CHECKING:
     from ..metrics import Metrics
     from ..render import Action
-    from ..service import BadInput, Clock, SettingsView, TableService
+    from ..service import BadInput, Clock, PoolView, SettingsView, TableService
     from ..web import WebTable
     from .hands import OpenHands
     from .replies import Reply
+    from .waiting import Refused
 
 
 class PressHandler(Protocol):
@@ -38,11 +39,30 @@ class SettingsHandler(Protocol):
     ) -> SettingsView: ...
 
 
+class PairingHandler(Protocol):
+    """The pool's command and buttons (``pairing.Pairing``)."""
+
+    async def play(self, reply: Reply) -> None: ...
+
+    async def press(self, interaction: discord.Interaction[Any], action: Action) -> None: ...
+
+
 class Claims(Protocol):
     """Where a press's or command's answer may show a lobby (``delivery.DiscordPlatform``)."""
 
     message_claims: dict[int, Reply]
     chat_claims: dict[str, Reply]
+
+
+class Delivering(Claims, Protocol):
+    """Delivery as the handlers see it: claims, and the pool's waiting messages
+    (``delivery.DiscordPlatform``)."""
+
+    def open_waiting(self, view: PoolView, refused: Refused) -> None: ...
+
+    def close_waiting(self, player_id: str) -> None: ...
+
+    def waiting_message(self, view: PoolView) -> int | None: ...
 
 
 class Bot(Protocol):
@@ -51,7 +71,7 @@ class Bot(Protocol):
     clock: Clock
     hands: OpenHands
     @property
-    def platform(self) -> Claims: ...
+    def platform(self) -> Delivering: ...
     metrics: Metrics
     web: WebTable | None
 
@@ -60,6 +80,9 @@ class Bot(Protocol):
 
     @property
     def commands_impl(self) -> SettingsHandler: ...
+
+    @property
+    def pairing(self) -> PairingHandler: ...
 
     @property
     def service(self) -> TableService: ...

@@ -19,7 +19,7 @@ import discord
 
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
-from ..render.actions import ERASE_VERBS, HAND_VERBS, LOBBY_VERBS, SETTING_VERBS
+from ..render.actions import ERASE_VERBS, HAND_VERBS, LOBBY_VERBS, POOL_VERBS, SETTING_VERBS
 from ..render.answers import lobby_answer
 from ..render.records import record_caption
 from ..service import (
@@ -41,7 +41,7 @@ from .delivery import hand_parts
 from .hands import HandSlot
 from .messages import message_parts
 from .replies import ANSWER_WAIT, Reply
-from .texts import FAILED, NEEDS_MANAGE_CHANNELS
+from .texts import FAILED, NEEDS_MANAGE_CHANNELS, RESIGN_COMMAND
 
 if TYPE_CHECKING:
     from .parts import Bot
@@ -110,12 +110,16 @@ class Presses(Handler):
                 await self._rematch(interaction, action)
             elif action.verb in ERASE_VERBS:
                 await erasing.press(self.service, await self.t_for(interaction), interaction, action)
+            elif action.verb in POOL_VERBS:
+                await self.bot.pairing.press(interaction, action)
             else:
                 raise BadInput(f"verb {action.verb!r} has no button here")
         except ServiceError as error:
             if isinstance(error, NotSaved):  # the service logged why
                 self.bot.metrics.error("storage")
-            await self._refuse(interaction, error)
+            # A search refused while a match is played says how to resign it.
+            spelling = {"command": RESIGN_COMMAND} if action.verb in POOL_VERBS else {}
+            await self._refuse(interaction, error, **spelling)
         except discord.HTTPException as error:
             # Discord refused our answer; whatever the press did is committed and shown
             # to the table, and "My hand" brings the presser's view back.
@@ -312,11 +316,14 @@ class Presses(Handler):
 
     # -- refusals -------------------------------------------------------------------
 
-    async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
+    async def _refuse(
+        self, interaction: discord.Interaction[Any], error: ServiceError, **spelling: str
+    ) -> None:
         """The refusal, seen only by the presser; nothing changes, and the public messages
-        already show (or are about to show) the latest state."""
+        already show (or are about to show) the latest state. ``spelling`` names the commands
+        a refusal may point to."""
         t = await self.t_for(interaction)
-        text = error.message(t)
+        text = error.message(t, **spelling)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -39,6 +39,7 @@ COMMANDS = (
     "basra record",
     "basra privacy",
     "basra forget",
+    "basra play",
 )
 ARABIC = range(0x0600, 0x0700)
 
