@@ -95,10 +95,14 @@ class BasraBot(Hosted, discord.Client):
         self.tree.add_command(BasraGroup(self.commands_impl))
         #: The store, the service, the web table and the metrics, once set up (``bots.host``).
         self.host = None
+        #: A host this bot shares with the process's other adapters (``python -m bots``: one
+        #: service, so one pool for Telegram and Discord people), set before it starts;
+        #: without it, the bot makes a host of its own.
+        self.shared_host: Host | None = None
         self._closing = False
 
     async def setup_hook(self) -> None:
-        self.host = Host(
+        self.host = self.shared_host or Host(
             self.options.database, config=self.options.config, metrics=self.metrics,
             metrics_server=self.metrics_server, clock=self.clock, web=self.web,
         )
