@@ -241,3 +241,16 @@ async def test_in_the_dm_only_practice_opens(world: World) -> None:
     practice = await world.bot.service.open_table(f"dc:{alice.user.dm_channel.id}")
     assert isinstance(practice, TableView) and practice.practice and practice.running
     assert "My hand" in text_of(dm_table(alice))
+
+
+async def test_someone_who_takes_no_dms_is_told_and_not_left_in_the_pool(world: World) -> None:
+    alice = world.alice
+    world.env.inject_error("POST", "/channels/*/messages", status=403, code=50007,
+                           message="Cannot send messages to this user")
+
+    asked = await play(world, alice)
+
+    told = answer_text(asked)
+    assert asked.ephemeral and "cannot send you direct messages" in told, told
+    assert await world.bot.service.pool_status(Person(pid(alice), alice.name)) is None
+    assert dm(alice) == []
