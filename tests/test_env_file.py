@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ENTRY_POINTS = {
     "basra-telegram": ["-m", "bots.telegram"],
     "basra-discord": ["-m", "bots.discord"],
+    "basra-bots": ["-m", "bots"],
     "basra": ["-m", "bots.terminal", "play"],
 }
 
