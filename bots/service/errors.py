@@ -239,13 +239,13 @@ class AlreadyLooking(ServiceError):
     """``/play`` again while the pool is looking for them: still one entry, no second
     waiting message. ``fresh`` is not set: the waiting message above is the one."""
 
-    msgid = N_("I am already looking for an opponent for you: see the message above.")
+    msgid = N_("I am already looking for an opponent for you: my waiting message shows how it goes.")
 
 
 class NotLooking(ServiceError):
     """Cancel, or a press on an old waiting message, when the person is not waiting."""
 
-    msgid = N_("You are not waiting for an opponent now. Send /play to look for one.")
+    msgid = N_("You are not waiting for an opponent now.")
 
 
 class AlreadyPaired(ServiceError):

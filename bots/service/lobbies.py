@@ -25,7 +25,7 @@ from .errors import (
     TableExists,
     UnknownLevel,
 )
-from .ids import Person, new_table_id, platform_of, pool_chat
+from .ids import Person, is_pool_chat, new_table_id, platform_of, pool_chat
 from .live import LiveTable, capacity, header, people, seat_of
 from .notices import (
     LobbyClosed,
@@ -179,8 +179,9 @@ class Lobbies(UseCase):
         comes back at once. NotSeated for someone who did not play it, TableExists when the
         chat has another game open."""
         old, _ = await self._t.closed_table(table_id)
-        if old.status in ("lobby", "running"):
-            raise BadInput(f"table {table_id!r} is not finished")
+        if old.status in ("lobby", "running") or is_pool_chat(old.chat_id):
+            # A stranger match has no chat for a lobby: its rematch is the pool's.
+            raise BadInput(f"table {table_id!r} is not a finished match with a chat")
         mine = seat_of(old, person.player_id)
         if mine is None:
             raise NotSeated()

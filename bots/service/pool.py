@@ -285,8 +285,12 @@ class Pool(UseCase):
     async def _seat_group(self, entries: list[PoolEntry], now: float) -> bool:
         """Mark them seated, then open their match; put them back if it cannot open."""
         ids = [e.player_id for e in entries]
+        busy = [e for e in entries if await self._playing(e.player_id)]
+        for entry in busy:  # they began another match meanwhile (practice, a group's)
+            await self._store.leave_pool(entry.player_id, "waiting")
+            self._told.pop(entry.player_id, None)
         table_id = new_table_id()
-        if not await self._store.seat_pool(ids, table_id, now):
+        if busy or not await self._store.seat_pool(ids, table_id, now):
             return False
         people = [Person(e.player_id, e.name, e.lang) for e in entries]
         try:

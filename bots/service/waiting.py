@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
+from .notices import Platform
+
 #: The fewest seconds between two edits of a waiting message that only say how many are
 #: looking now (a private chat takes about one write a second, and the person reads it).
 LOOKING_EVERY: Final = 15.0
@@ -82,10 +84,8 @@ PoolNotice = PoolLooking | PoolOffer | PoolPaired
 
 
 @runtime_checkable
-class PoolPlatform(Protocol):
+class PoolPlatform(Platform, Protocol):
     """A platform whose people may wait in the pool: it edits their waiting messages.
     Like ``Platform.deliver``, ``tell_pool`` only queues and returns, and never raises."""
-
-    name: str
 
     async def tell_pool(self, notices: Sequence[PoolNotice]) -> None: ...

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from storage import StorageError
 
-from ..service import Clock, HandView, Notice, Platform, TableService
+from ..service import Clock, HandView, Notice, Platform, PoolNotice, PoolPlatform, TableService
 from .auth import Gate, derived_secret
 from .hub import WebHub
 from .server import WebServer
@@ -39,6 +39,18 @@ class TeedPlatform:
             self.hub.notify(notices)
 
 
+class TeedPoolPlatform(TeedPlatform):
+    """A teed platform whose people may wait in the pairing pool: what the pool tells them
+    goes to the chat platform alone (no page shows a waiting message)."""
+
+    def __init__(self, inner: PoolPlatform, hub: WebHub) -> None:
+        super().__init__(inner, hub)
+        self.pool = inner
+
+    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
+        await self.pool.tell_pool(notices)
+
+
 class WebTable:
     """``url`` is the public ``https`` address (``BASRA_WEB_URL``), ``port`` and ``host``
     where this process listens (``BASRA_WEB_PORT``, ``BASRA_WEB_HOST``)."""
@@ -65,6 +77,8 @@ class WebTable:
                    language=settings.language)
 
     def platform(self, inner: Platform) -> TeedPlatform:
+        if isinstance(inner, PoolPlatform):
+            return TeedPoolPlatform(inner, self.hub)
         return TeedPlatform(inner, self.hub)
 
     def connect(self, service: TableService, clock: Clock | None = None) -> None:

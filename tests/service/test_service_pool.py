@@ -371,3 +371,27 @@ async def test_the_online_ladder_lists_the_players_of_stranger_matches_only(
     assert ladder.online and [line.name for line in ladder.lines] == ["Alice", "بدر"]
     everyone = await pool.leaderboard()
     assert {line.name for line in everyone.lines} == {"Alice", "بدر", "Carla", "دينا"}
+
+
+async def test_who_began_another_match_while_waiting_leaves_the_pool_unseated(
+    pool: TableService, store: Store
+) -> None:
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    practice = await pool.practice(private(ALICE), ALICE)
+    assert practice.running
+    assert await pool.pool_wave() == 0
+    assert await store.pool_entry(ALICE.player_id) is None
+    waiting = await store.pool_entry(BADR.player_id)
+    assert waiting is not None and waiting.state == "waiting"
+
+
+async def test_a_lobby_rematch_of_a_stranger_match_is_refused(pool: TableService, tg: PoolPlatform) -> None:
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    await pool.pool_wave()
+    table_id = tg.told[-1].view.table_id
+    assert table_id is not None
+    await pool.resign(table_id, ALICE.player_id)
+    with pytest.raises(BadInput):
+        await pool.rematch(table_id, BADR)
