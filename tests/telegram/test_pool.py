@@ -231,7 +231,7 @@ async def test_cancel_leaves_the_pool_and_a_second_cancel_says_so(
         again = await world.forge(amal, message, cancel)  # the old button, pressed again
         answer = server.callback_answer(again)
         assert answer is not None
-        assert answer.text == "You are not waiting for an opponent now. Send /play to look for one."
+        assert answer.text == "You are not waiting for an opponent now."
         assert server.last_message(server.private_chat(amal)).text == stopped.text
 
 
@@ -244,7 +244,7 @@ async def test_play_twice_is_one_search_with_one_waiting_message(
         await world.send(amal, None, "/play")
         chat = server.private_chat(amal)
         assert server.last_message(chat).text == (
-            "I am already looking for an opponent for you: see the message above.")
+            "I am already looking for an opponent for you: my waiting message shows how it goes.")
         assert len([m for m in server.messages(chat, bot_only=True) if world.buttons(m, "unseek")]) == 1
         assert world.basra.store is not None
         entries = await world.basra.store.pool_entries(["tg"])
