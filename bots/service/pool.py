@@ -300,11 +300,14 @@ class Pool(UseCase):
             for entry in entries:
                 await self._store.update_pool_entry(entry, "seated")
             return False
-        for entry in entries:
+        for i, entry in enumerate(entries):
             self._told.pop(entry.player_id, None)
             seated = entry.model_copy(update={"state": "seated", "table_id": table_id})
-            others = tuple(e.name for e in entries if e is not entry)
-            await self._tell([PoolPaired(self._view(seated, 0, opponents=others))])
+            # A group of four is two teams, the first two and the last two.
+            team = [e for j, e in enumerate(entries) if len(entries) == 4 and j // 2 == i // 2]
+            partners = tuple(e.name for e in team if e is not entry)
+            others = tuple(e.name for e in entries if e is not entry and e not in team)
+            await self._tell([PoolPaired(self._view(seated, 0, opponents=others, partners=partners))])
         return True
 
     async def _recover(self) -> None:
@@ -357,7 +360,7 @@ class Pool(UseCase):
                     log.exception("telling %d people of the pool failed", len(mine))
 
     def _view(self, entry: PoolEntry, looking: int, *, state: str | None = None,
-              opponents: tuple[str, ...] = ()) -> PoolView:
+              opponents: tuple[str, ...] = (), partners: tuple[str, ...] = ()) -> PoolView:
         return PoolView(
             player_id=entry.player_id,
             chat_id=entry.chat_id,
@@ -373,5 +376,6 @@ class Pool(UseCase):
             provisional=entry.provisional,
             table_id=entry.table_id,
             opponents=opponents,
+            partners=partners,
             message=dict(entry.message) if entry.message is not None else None,
         )

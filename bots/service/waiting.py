@@ -31,8 +31,8 @@ class PoolView:
     ``looking``: how many people wait for the same kind of match now, them included.
     ``waited``: seconds since they joined. ``level``: the computer level nearest their
     rating, offered once they have waited ``wait_seconds`` (``offered``). When ``state``
-    is "seated", ``table_id`` is their match and ``opponents`` the display names of the
-    others at it (never an id nor a username). ``message`` is the adapter's reference to
+    is "seated", ``table_id`` is their match, ``opponents`` the display names of the other
+    side at it and ``partners`` of their own (2-v-2), never an id nor a username. ``message`` is the adapter's reference to
     the waiting message, as it handed it back.
     """
 
@@ -51,6 +51,7 @@ class PoolView:
     table_id: str | None = None
     opponents: tuple[str, ...] = ()
     message: dict[str, Any] | None = None
+    partners: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

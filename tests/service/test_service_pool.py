@@ -296,7 +296,8 @@ async def test_four_people_asking_for_2v2_sit_at_one_table_as_two_teams(
     await pool.pool_join(dina, private(dina), "2v2")
     assert await pool.pool_wave() == 1
     paired = [n for n in tg.told if isinstance(n, PoolPaired)]
-    assert len(paired) == 4 and all(len(n.view.opponents) == 3 for n in paired)
+    assert len(paired) == 4
+    assert all((len(n.view.opponents), len(n.view.partners)) == (2, 1) for n in paired)
     table_id = paired[0].view.table_id
     assert table_id is not None
     table = await pool.table(table_id)
