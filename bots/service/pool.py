@@ -312,7 +312,14 @@ class Pool(UseCase):
 
     async def _recover(self) -> None:
         """After a start: whoever a dead process marked seated at a match it never opened is
-        waiting again, as before, and told so."""
+        waiting again, as before; they and everyone who waited across the stop are told
+        that the search goes on (who was seated finds their match's messages drawn again)."""
+        now = self._clock.now()
+        waiting = await self._store.pool_entries(self.platforms, "waiting")
+        counts = {mode: sum(1 for e in waiting if e.mode == mode) for mode in MODES}
+        for entry in waiting:
+            self._told[entry.player_id] = (counts.get(entry.mode, 0), now)
+        await self._tell([PoolLooking(self._view(e, counts.get(e.mode, 0)), resumed=True) for e in waiting])
         unopened: defaultdict[str, list[str]] = defaultdict(list)
         for entry in await self._store.pool_entries(self.platforms, "seated"):
             if entry.table_id is not None and await self._store.get_table(entry.table_id) is not None:

@@ -32,8 +32,8 @@ class PoolView:
     ``waited``: seconds since they joined. ``level``: the computer level nearest their
     rating, offered once they have waited ``wait_seconds`` (``offered``). When ``state``
     is "seated", ``table_id`` is their match, ``opponents`` the display names of the other
-    side at it and ``partners`` of their own (2-v-2), never an id nor a username. ``message`` is the adapter's reference to
-    the waiting message, as it handed it back.
+    side at it and ``partners`` of their own (2-v-2), never an id nor a username.
+    ``message`` is the adapter's reference to the waiting message, as it handed it back.
     """
 
     player_id: str

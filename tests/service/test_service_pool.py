@@ -229,9 +229,14 @@ async def test_a_wave_that_died_between_marking_and_opening_loses_nobody(
     async with open_store(database) as store, TableService(
         store, [tg], clock=clock, config=CONFIG, rng=random.Random(7)
     ) as svc:
+        await svc.pool_join(CARLA, private(CARLA))  # waits across the next stop
+    async with open_store(database) as store, TableService(
+        store, [tg], clock=clock, config=CONFIG, rng=random.Random(7)
+    ) as svc:
         assert await svc.pool_wave() == 1
         resumed = [n for n in tg.told if isinstance(n, PoolLooking) and n.resumed]
-        assert {n.view.player_id for n in resumed} == {ALICE.player_id, BADR.player_id}
+        everyone = [ALICE.player_id, BADR.player_id, CARLA.player_id]
+        assert sorted(n.view.player_id for n in resumed) == everyone
         paired = [n for n in tg.told if isinstance(n, PoolPaired)]
         assert len(paired) == 2 and paired[0].view.table_id != "never0opened"
 
