@@ -85,6 +85,9 @@ class Host:
         default_factory=list, init=False
     )
     _made: asyncio.Event = field(default_factory=asyncio.Event, init=False)
+    #: Held while the store opens: adapters start side by side, and the second to come waits
+    #: for the first's store (a second store on the file would be refused its lock).
+    _opening: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
     _serving: bool = field(default=False, init=False)
     #: Whether each adapter that stopped sent everything it had.
     _sent: list[bool] = field(default_factory=list, init=False)
@@ -100,10 +103,11 @@ class Host:
         """The database, opened (and migrated), with the adapter's message references kept
         in it. With web pages, the other processes' pages must hear of this one's plays.
         The adapters of one host share the store the first opened."""
-        if self.store is None:
-            store = open_store(self.database, exclusive=True, announce=self.web is not None)
-            await store.open()
-            self.store = store
+        async with self._opening:
+            if self.store is None:
+                store = open_store(self.database, exclusive=True, announce=self.web is not None)
+                await store.open()
+                self.store = store
         refs.attach(self.store)
         return self.store
 
