@@ -6,8 +6,10 @@ needs are ephemeral; the lobby is public (it is the answer to ``/basra new``
 when it can be, so the channel sees who opened it).
 
 They work in a server's channels and in the DM with the bot, where a search for an
-opponent (``/basra play``, ``pairing``) and the match it finds are played: there
-``/basra resign`` and ``/basra hand`` act on that match, which has no channel of its own.
+opponent (``/basra play``, one against one or, with ``mode``, two against two: ``pairing``)
+and the match it finds are played: there ``/basra resign`` and ``/basra hand`` act on that
+match, which has no channel of its own. ``/basra leaderboard`` ranks a channel's players,
+everyone's, or (``scope: online``) those of matches between people the pool paired.
 """
 
 from __future__ import annotations
@@ -91,6 +93,12 @@ VARIANTS = [
 SCOPES = [
     Choice(name=bilingual(texts.SCOPE_CHANNEL), value="channel"),
     Choice(name=bilingual(texts.SCOPE_GLOBAL), value="global"),
+    Choice(name=bilingual(texts.SCOPE_ONLINE), value="online"),
+]
+#: What ``/basra play`` looks for: one against one (the default), or two against two.
+PLAY_MODES = [
+    Choice(name=bilingual(texts.MODE_1V1), value="1v1"),
+    Choice(name=bilingual(texts.MODE_2V2), value="2v2"),
 ]
 class Commands(Handler):
     """What each command does, apart from how Discord declares it."""
@@ -168,9 +176,11 @@ class Commands(Handler):
         await reply.show(embeds=embeds)
 
     async def leaderboard(self, reply: Reply, scope: str) -> None:
+        """The best players of this channel, of everywhere, or (``scope`` "online") the online
+        ladder: matches between people the pool paired only."""
         t = await self.t_for(reply.interaction)
         chat = chat_of(reply.interaction) if scope == "channel" else None
-        board = await reply.within(self.service.leaderboard(chat))
+        board = await reply.within(self.service.leaderboard(chat, online=scope == "online"))
         await reply.show(**message_parts(render_leaderboard(board, t), "info"))
 
     async def settings(
@@ -245,9 +255,9 @@ class Commands(Handler):
         table = await self.service.table(status.table_id)
         return table if table.running else None
 
-    async def play(self, reply: Reply) -> None:
-        """Look for someone to play now (``pairing``)."""
-        await self.bot.pairing.play(reply)
+    async def play(self, reply: Reply, mode: str = "1v1") -> None:
+        """Look for someone to play now, one against one or two against two (``pairing``)."""
+        await self.bot.pairing.play(reply, mode)
 
     async def help(self, reply: Reply) -> None:
         """What the bot does and its commands (all in the channel), each with what it does."""
@@ -307,7 +317,6 @@ PLAIN: tuple[tuple[str, str, Answer], ...] = (
     ("record", texts.RECORD, Commands.record),
     ("privacy", erasing.PRIVACY, Commands.privacy),
     ("forget", erasing.FORGET, Commands.forget),
-    ("play", texts.PLAY, Commands.play),
 )
 #: Where the commands work: a server's channels and the DM with the bot (where a match
 #: the pool found is played), for a bot installed in a server.
@@ -328,19 +337,29 @@ class BasraGroup(app_commands.Group):
         self.impl = commands
         for name, description, answer in PLAIN:
             self.add_command(self._plain(name, description, answer))
+        self.add_command(self._play())
 
     def _plain(self, name: str, description: str, answer: Answer) -> app_commands.Command[Any, ..., None]:
         """A command that takes nothing, answered to the one who asked alone."""
 
-        # A search refused while a match is played points to the resign command.
-        command = RESIGN_COMMAND if name == "play" else NEW_COMMAND
-
         async def plain(interaction: discord.Interaction[Any]) -> None:
-            await self.impl.run(
-                interaction, name, "ephemeral", lambda reply: answer(self.impl, reply), command=command
-            )
+            await self.impl.run(interaction, name, "ephemeral", lambda reply: answer(self.impl, reply))
 
         return app_commands.Command(name=name, description=bilingual(description), callback=plain)
+
+    def _play(self) -> app_commands.Command[Any, ..., None]:
+        """``/basra play``: look for someone to play now, one against one unless ``mode`` says
+        two against two; a refusal while a match is played points to the resign command."""
+
+        @app_commands.describe(mode=bilingual(texts.PLAY_MODE))
+        @app_commands.choices(mode=PLAY_MODES)
+        async def play(interaction: discord.Interaction[Any], mode: Choice[str] | None = None) -> None:
+            value = mode.value if mode is not None else "1v1"
+            await self.impl.run(
+                interaction, "play", "ephemeral", lambda r: self.impl.play(r, value), command=RESIGN_COMMAND
+            )
+
+        return app_commands.Command(name="play", description=bilingual(texts.PLAY), callback=play)
 
     @app_commands.command(name="new", description=bilingual(texts.NEW))
     @app_commands.describe(mode=bilingual(texts.NEW_MODE), players=bilingual(texts.NEW_PLAYERS))

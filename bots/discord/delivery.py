@@ -18,7 +18,11 @@ Which message shows what:
 A match the pairing pool seated has no channel (``strangers``): each of its people sees
 its table, round points, turn pings and result in their DM with the bot, as a channel
 sees a match's, and their hand as anywhere else. A pool table's chat id is never taken
-for a channel. The pool's waiting messages are ``waiting``'s (``tell_pool``).
+for a channel. The pool's waiting messages are ``waiting``'s (``tell_pool``). There the
+running table and the result carry a row of canned reactions (``bots.render.reactions``),
+and a 1-v-1's result a Rematch; a reaction another person sent is one short message of its
+own in the reader's DM, their display name and the reaction's words: nothing else of one
+person reaches the other.
 
 ``deliver`` only queues (the table's lock is held). Each message has at
 most one write pending, the newest; a channel's writes keep under its 5 in
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -54,6 +59,8 @@ from ..render import (
     render_turn_notice,
     render_warning,
 )
+from ..render.pool import with_rematch
+from ..render.reactions import with_reactions
 from ..service import (
     ClockWarning,
     HandUpdated,
@@ -65,6 +72,7 @@ from ..service import (
     Notice,
     PoolNotice,
     PoolView,
+    Reacted,
     RoundEnded,
     TableSetAside,
     TableUpdated,
@@ -157,6 +165,8 @@ class DiscordPlatform:
         self.directs = DirectChannels(client, lambda: self.service)
         #: The pool's waiting messages.
         self.waiting = WaitingMessages(client, self._put, self.dispatcher.cancel, lambda: self.service)
+        #: Tells each reaction's message apart from the others (each is a message of its own).
+        self._reactions = itertools.count()
 
     # -- outbound protocol ---------------------------------------------------------
 
@@ -205,6 +215,8 @@ class DiscordPlatform:
                 elif isinstance(notice, ClockWarning):
                     stamp = (notice.hand.version, 1, -notice.seconds_left)
                     self._ping(refs, notice.hand, stamp, render_warning(notice, t_of(notice)), place)
+                elif isinstance(notice, Reacted) and place.direct:
+                    self._reacted(notice, place)
             except Exception:
                 log.exception("table %s: could not queue a %s notice", table_id, notice.kind)
         if tables:
@@ -231,11 +243,15 @@ class DiscordPlatform:
                 log.warning("a %s notice names no Discord DM", notice.kind)
         await self.waiting.tell(notices)
 
-    def open_waiting(self, view: PoolView, refused: Refused) -> None:
+    def open_waiting(self, view: PoolView, refused: Refused, *, rematch: str | None = None) -> None:
         """Post the waiting message of the search ``view`` just opened (``WaitingMessages.open``);
-        ``refused`` if Discord will not have it."""
+        ``refused`` if Discord will not have it; ``rematch``: whom a rematch waits for."""
         self._note_direct(view)
-        self.waiting.open(view, refused)
+        self.waiting.open(view, refused, rematch=rematch)
+
+    def render_waiting(self, view: PoolView) -> Rendered:
+        """The waiting message of ``view``'s search (``WaitingMessages.render``)."""
+        return self.waiting.render(view)
 
     def close_waiting(self, player_id: str) -> None:
         """The search of ``player_id`` is over, and its message says so already."""
@@ -377,7 +393,10 @@ class DiscordPlatform:
         new_round = not isinstance(shown, dict) or shown.get("round") != round_no
 
         def parts() -> dict[str, Any]:
-            drawn = message_parts(render_table(table, t, now=self._now(), live=True), "table")
+            rendered = render_table(table, t, now=self._now(), live=True)
+            if place.direct and table.running:  # a stranger match: its people's reactions
+                rendered = with_reactions(rendered, table_id, t)
+            drawn = message_parts(rendered, "table")
             if self.web is not None and not closing:
                 # TRANSLATORS: link under the group's table: the table as a live web page, read only.
                 drawn["view"] = with_link(drawn["view"], t.gettext("👀 Watch live"),
@@ -387,7 +406,7 @@ class DiscordPlatform:
             embeds = [drawn["embed"], *(embed_of(render_notice(n), "result") for n in results)]
             view = drawn["view"] if not closing else None
             if match is not None and not table.running:  # the match's end: its result's buttons
-                view = view_of(render_notice(match))
+                view = view_of(self._result_rendered(match, place))
             return {"content": None, "embeds": embeds, "view": view}
 
         async def run() -> Outcome:
@@ -421,10 +440,19 @@ class DiscordPlatform:
             label="table",
         )
 
+    def _result_rendered(self, notice: RoundEnded | MatchEnded | TableSetAside, place: Place) -> Rendered:
+        """A result as ``place`` shows it: in a DM, a stranger match's end also offers its
+        Rematch (a 1-v-1's) and the reactions."""
+        rendered = render_notice(notice)
+        if place.direct and isinstance(notice, MatchEnded) and notice.result.reason != "expired":
+            t = t_of(notice)
+            rendered = with_reactions(with_rematch(rendered, notice.result, t), notice.table_id, t)
+        return rendered
+
     def _result(self, notice: RoundEnded | MatchEnded | TableSetAside, place: Place) -> None:
         """A message of its own: a result with no table to carry it, a table set aside."""
         parts = message_parts(
-            render_notice(notice), "info" if isinstance(notice, TableSetAside) else "result"
+            self._result_rendered(notice, place), "info" if isinstance(notice, TableSetAside) else "result"
         )
         round_no = notice.result.round_no if isinstance(notice, RoundEnded) else 0
 
@@ -466,6 +494,20 @@ class DiscordPlatform:
             urgent=hand.your_turn,
             label="hand",
         )
+
+    def _reacted(self, notice: Reacted, place: Place) -> None:
+        """A reaction another person at the stranger match sent: one short message of its own in
+        the reader's DM ("<their display name>: <the words>"), paced with the DM's other writes.
+        It mentions nobody."""
+        content = render_notice(notice).text.markdown()
+
+        async def run() -> Outcome:
+            channel = await place.channel()
+            await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none())
+            return SENT
+
+        key = place.key("reacted", notice.table_id, next(self._reactions))
+        self._put(notice.table_id, key, place.lane, run, label="reaction")
 
     def _ping(
         self, refs: dict[str, Any], hand: HandView, stamp: tuple[int, ...], rendered: Rendered, place: Place

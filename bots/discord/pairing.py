@@ -1,15 +1,20 @@
 """``/basra play`` and the pairing pool's buttons: look for someone to play now.
 
-``/basra play`` (in a server's channel or in the DM with the bot), or "Play someone again"
-under a stranger match's result, puts the person in the pool with their DM as its chat,
-has their one waiting message posted there (``DiscordPlatform.open_waiting``) and tells
-them, privately, where to follow it; if Discord will not let the bot write to them, the
-search is called off and they are told why. The waiting message's buttons stop the search, or, once the
-computer is offered, play it instead (a practice match in the DM) or keep waiting. They
-act on the presser alone and carry nobody's id (``bots.render.pool``), and only on the
-presser's current waiting message: a press on an older one gets the pool's refusal,
-seen by the presser alone, and changes nothing. Block, under a stranger match's result,
-names that match's table only.
+``/basra play`` (in a server's channel or in the DM with the bot; ``mode`` one against one,
+the default, or two against two), or "Play someone again" under a stranger match's result,
+puts the person in the pool with their DM as its chat, has their one waiting message posted
+there (``DiscordPlatform.open_waiting``) and tells them, privately, where to follow it; if
+Discord will not let the bot write to them, the search is called off and they are told why.
+The waiting message's buttons stop the search, or, once the computer is offered, play it
+instead (a practice match in the DM) or keep waiting. They act on the presser alone and
+carry nobody's id (``bots.render.pool``), and only on the presser's current waiting
+message: a press on an older one gets the pool's refusal, seen by the presser alone, and
+changes nothing.
+
+Under a stranger match's result, Block and Rematch (a 1-v-1's: wait for that same opponent,
+who must press it too) name that match's table only; so does each reaction button on its
+table and result (``bots.render.reactions``), whose press sends the canned words to the
+others at the match and is answered to the presser alone.
 """
 
 from __future__ import annotations
@@ -19,32 +24,40 @@ from typing import Any
 
 import discord
 
-from ..i18n import translator
+from ..i18n import Translator, translator
 from ..render import Action
-from ..render.pool import blocked_text, render_stopped, render_waiting
-from ..service import NotLooking, Person, ServiceError, chat_id
+from ..render.pool import blocked_text, rematch_asked_text, render_stopped
+from ..render.reactions import reaction_sent_text
+from ..service import BadInput, NotLooking, Person, ServiceError, chat_id
 from .messages import message_parts
 from .presses import Handler, chat_of, person_of
 from .replies import ANSWER_WAIT, Reply
 from .texts import LOOKING, NO_DMS, PLAY_COMMAND
+from .waiting import Refused
 
 
 class Pairing(Handler):
     """The pool's command and buttons."""
 
-    async def play(self, reply: Reply) -> None:
-        """``/basra play``: look for someone to play now."""
-        await self._seek(reply)
+    async def play(self, reply: Reply, mode: str = "1v1") -> None:
+        """``/basra play``: look for someone to play now, one against one or (``mode`` "2v2")
+        two against two."""
+        await self._seek(reply, mode)
 
     async def press(self, interaction: discord.Interaction[Any], action: Action) -> None:
         """A pool button: seek (look again), unseek (stop), wait (keep waiting), solo (the
-        computer instead), block. Refusals go up to the press handler."""
+        computer instead), block; or a stranger match's: again (its rematch), react.
+        Refusals go up to the press handler."""
         if action.verb == "seek":
             await self._seek(Reply(interaction, "ephemeral"))
         elif action.verb == "block":
             reply = Reply(interaction, "ephemeral")
             names = await reply.within(self.service.pool_block(person_of(interaction), action.table_id))
             await reply.tell(blocked_text(await self.t_for(interaction), names))
+        elif action.verb == "again":
+            await self._again(Reply(interaction, "ephemeral"), action.table_id)
+        elif action.verb == "react":
+            await self._react(Reply(interaction, "ephemeral"), action)
         elif action.verb == "unseek":
             await self._stop(Reply(interaction, "update"))
         elif action.verb == "wait":
@@ -54,25 +67,52 @@ class Pairing(Handler):
 
     # -- starting a search ------------------------------------------------------------
 
-    async def _seek(self, reply: Reply) -> None:
+    async def _seek(self, reply: Reply, mode: str = "1v1") -> None:
         """Put the person in the pool from their DM and post their waiting message there; the
         pool's refusals (already playing, already looking) go up, and nothing changes."""
         interaction = reply.interaction
         person = person_of(interaction)
         t = await self.t_for(interaction)
         direct = await reply.within(_direct_channel(interaction))
-        view = await reply.within(self.service.pool_join(person, chat_id("dc", direct)))
+        view = await reply.within(self.service.pool_join(person, chat_id("dc", direct), mode))
+        self.bot.platform.open_waiting(view, self._refused(reply, person, t))
+        await reply.tell(t.gettext(LOOKING))
+
+    async def _again(self, reply: Reply, table_id: str) -> None:
+        """Rematch under a finished stranger 1-v-1's result: wait in the pool for that same
+        opponent, named by their display name in the waiting message posted below; the match
+        begins once they press it too. The pool's refusals go up."""
+        interaction = reply.interaction
+        person = person_of(interaction)
+        t = await self.t_for(interaction)
+        table = await reply.within(self.service.table(table_id))
+        others = [s.name or "" for s in table.seats if s.player_id not in (None, person.player_id)]
+        if len(others) != 1:
+            raise BadInput(f"table {table_id!r} is no stranger 1-v-1 of this presser")
+        direct = await reply.within(_direct_channel(interaction))
+        view = await reply.within(self.service.pool_rematch(person, chat_id("dc", direct), table_id))
+        self.bot.platform.open_waiting(view, self._refused(reply, person, t), rematch=others[0])
+        await reply.tell(rematch_asked_text(t, others[0]))
+
+    def _refused(self, reply: Reply, person: Person, t: Translator) -> Refused:
+        """What to do if Discord will not let the bot write to the person: nobody could tell
+        them of a match, so the search is called off and they are told why."""
 
         async def refused(error: discord.HTTPException) -> None:
-            # Discord will not let the bot write to them: nobody could tell them of a match.
             self.bot.platform.close_waiting(person.player_id)
             with contextlib.suppress(ServiceError):
                 await self.service.pool_cancel(person)
             with contextlib.suppress(discord.HTTPException):
                 await reply.tell(t.gettext(NO_DMS))
 
-        self.bot.platform.open_waiting(view, refused)
-        await reply.tell(t.gettext(LOOKING))
+        return refused
+
+    async def _react(self, reply: Reply, action: Action) -> None:
+        """A reaction button of a stranger match: its words go to the others at the match
+        (``react``: at most a few a minute), and the presser alone is told it went."""
+        key = action.arg or ""
+        await reply.within(self.service.react(action.table_id, person_of(reply.interaction), key))
+        await reply.tell(reaction_sent_text(await self.t_for(reply.interaction), key))
 
     # -- the waiting message's buttons ------------------------------------------------
 
@@ -85,7 +125,7 @@ class Pairing(Handler):
     async def _wait_on(self, reply: Reply) -> None:
         person = await self._on_current(reply)
         view = await reply.within(self.service.pool_keep_waiting(person))
-        await reply.show(**message_parts(render_waiting(view, translator(view.lang)), "info"))
+        await reply.show(**message_parts(self.bot.platform.render_waiting(view), "info"))
 
     async def _solo(self, reply: Reply) -> None:
         """Leave the pool and practise against the computer at the level nearest one's

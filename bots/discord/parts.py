@@ -13,7 +13,7 @@ import discord
 
 if TYPE_CHECKING:
     from ..metrics import Metrics
-    from ..render import Action
+    from ..render import Action, Rendered
     from ..service import BadInput, Clock, PoolView, SettingsView, TableService
     from ..web import WebTable
     from .hands import OpenHands
@@ -42,7 +42,7 @@ class SettingsHandler(Protocol):
 class PairingHandler(Protocol):
     """The pool's command and buttons (``pairing.Pairing``)."""
 
-    async def play(self, reply: Reply) -> None: ...
+    async def play(self, reply: Reply, mode: str = "1v1") -> None: ...
 
     async def press(self, interaction: discord.Interaction[Any], action: Action) -> None: ...
 
@@ -58,7 +58,9 @@ class Delivering(Claims, Protocol):
     """Delivery as the handlers see it: claims, and the pool's waiting messages
     (``delivery.DiscordPlatform``)."""
 
-    def open_waiting(self, view: PoolView, refused: Refused) -> None: ...
+    def open_waiting(self, view: PoolView, refused: Refused, *, rematch: str | None = None) -> None: ...
+
+    def render_waiting(self, view: PoolView) -> Rendered: ...
 
     def close_waiting(self, player_id: str) -> None: ...
 

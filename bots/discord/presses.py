@@ -19,7 +19,7 @@ import discord
 
 from ..i18n import Translator, translator
 from ..render import Action, render_settings
-from ..render.actions import ERASE_VERBS, HAND_VERBS, LOBBY_VERBS, POOL_VERBS, SETTING_VERBS
+from ..render.actions import ERASE_VERBS, HAND_VERBS, LOBBY_VERBS, POOL_VERBS, SETTING_VERBS, STRANGER_VERBS
 from ..render.answers import lobby_answer
 from ..render.records import record_caption
 from ..service import (
@@ -51,6 +51,8 @@ T = TypeVar("T")
 
 #: On Discord a hand's message also carries its Resign and Hint buttons.
 HAND_MESSAGE_VERBS = HAND_VERBS | {"resign", "hint"}
+#: The pool's buttons and a stranger match's own (its rematch, its reactions): ``pairing``'s.
+PAIRING_VERBS = POOL_VERBS | STRANGER_VERBS
 
 
 def person_of(interaction: discord.Interaction[Any]) -> Person:
@@ -110,7 +112,7 @@ class Presses(Handler):
                 await self._rematch(interaction, action)
             elif action.verb in ERASE_VERBS:
                 await erasing.press(self.service, await self.t_for(interaction), interaction, action)
-            elif action.verb in POOL_VERBS:
+            elif action.verb in PAIRING_VERBS:
                 await self.bot.pairing.press(interaction, action)
             else:
                 raise BadInput(f"verb {action.verb!r} has no button here")
@@ -118,7 +120,7 @@ class Presses(Handler):
             if isinstance(error, NotSaved):  # the service logged why
                 self.bot.metrics.error("storage")
             # A search refused while a match is played says how to resign it.
-            spelling = {"command": RESIGN_COMMAND} if action.verb in POOL_VERBS else {}
+            spelling = {"command": RESIGN_COMMAND} if action.verb in PAIRING_VERBS else {}
             await self._refuse(interaction, error, **spelling)
         except discord.HTTPException as error:
             # Discord refused our answer; whatever the press did is committed and shown

@@ -77,7 +77,9 @@ def by_person(notices: Sequence[Notice]) -> list[tuple[str, int, list[Notice]]]:
 
 
 def seat_in(notices: Sequence[Notice], player_id: str) -> int:
-    """The seat of ``player_id`` as the first notice that names seats says, else ``NO_SEAT``."""
+    """The seat of ``player_id`` at the match, as the first notice of the match that names
+    seats says; else as a lobby lists them (its order is not the match's seats in two
+    against two, where partners sit face to face); else ``NO_SEAT``."""
     for notice in notices:
         if isinstance(notice, TableUpdated):
             seat = notice.table.seat_of(player_id)
@@ -90,7 +92,8 @@ def seat_in(notices: Sequence[Notice], player_id: str) -> int:
             found = next((s.seat for s in notice.result.seats if s.player_id == player_id), None)
             if found is not None:
                 return found
-        elif isinstance(notice, LobbyUpdated | LobbyClosed):
+    for notice in notices:
+        if isinstance(notice, LobbyUpdated | LobbyClosed):
             at = [i for i, s in enumerate(notice.lobby.seats) if s.player_id == player_id]
             if at:
                 return at[0]

@@ -55,9 +55,11 @@ RULES = N_("How to play")
 SCORE = N_("A player's results and rating")
 SCORE_PLAYER = N_("Whose results (you if empty)")
 LEADERBOARD = N_("The best players")
-LEADERBOARD_SCOPE = N_("This channel or everywhere")
+LEADERBOARD_SCOPE = N_("This channel, everywhere, or online")
 SCOPE_CHANNEL = N_("This channel")
 SCOPE_GLOBAL = N_("Everywhere")
+# TRANSLATORS: a /basra leaderboard choice: matches between players the bot paired online only.
+SCOPE_ONLINE = N_("Online ladder")
 SETTINGS = N_("Variants, turn clock and language")
 SETTINGS_VARIANT = N_("A rule variant to turn on or off")
 SETTINGS_ON = N_("On or off (for the variant)")
@@ -72,6 +74,8 @@ HELP = N_("What this bot does")
 HAND = N_("Show my hand again")
 RECORD = N_("The last finished match as a file")
 PLAY = N_("Play someone online now")
+# TRANSLATORS: the mode option of /basra play (the bot finds a partner too in two against two).
+PLAY_MODE = N_("One against one, or two against two")
 
 MAX_DESCRIPTION = 100
 

@@ -4,8 +4,12 @@
 and has its waiting message posted (``open``); the pool edits it as it tells (``tell``:
 how many look, the computer offered, the opponent found), and the searcher's own presses
 edit it as their answer (stopped, waiting on, the computer chosen: ``close`` once the
-search is over). If Discord refuses the post (someone who takes no DMs), whoever opened
-the search is told (``Refused``), since nobody could tell them of a match.
+search is over). A search for two against two says so, and once found names the partner
+apart from the other team. Rematch under a stranger 1-v-1's result opens a search for that
+one opponent, whose display name its message shows instead of how many look (kept with the
+message's reference, so that a restarted bot still names them). If Discord refuses the post
+(someone who takes no DMs), whoever opened the search is told (``Refused``), since nobody
+could tell them of a match.
 
 Every write of a person's waiting message takes one key in their DM's lane, within the
 DM's budget, so they go one at a time, the newest state replacing a pending older one: a
@@ -14,8 +18,9 @@ the pool has not asked for since the search ended is not shown: a count or an of
 only written while the person still waits. The message's reference goes to the pool
 (``TableService.pool_message``), so that a restarted bot edits the same message.
 
-A waiting message names nobody but its reader (``bots.render.pool``); log lines name
-the kind of message, never a person.
+A waiting message names nobody but its reader and, by display name only, whom the match
+found or a rematch waits for (``bots.render.pool``); log lines name the kind of message,
+never a person.
 """
 
 from __future__ import annotations
@@ -27,11 +32,10 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import discord
 
-from ..i18n import Translator, translator, user_text
+from ..i18n import Translator, translator
 from ..outbound import SENT, SKIPPED, Outcome
-from ..render import Line, Rendered, Span, Text
-from ..render.common import listed
-from ..render.pool import render_waiting
+from ..render import Line, Rendered, Text
+from ..render.pool import found_lines, render_waiting
 from ..service import Person, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolView, raw_id
 from .limits import direct_lane
 from .messages import message_parts
@@ -43,9 +47,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: What the pool keeps of a waiting message (``PoolView.message``).
+#: What the pool keeps of a waiting message (``PoolView.message``): where it is, and whom a
+#: rematch waits for (a display name, as the match showed it).
 CHANNEL: Final = "channel"
 MESSAGE: Final = "message"
+REMATCH: Final = "rematch"
 
 
 class Put(Protocol):
@@ -57,13 +63,10 @@ class Put(Protocol):
 
 
 def render_found(view: PoolView, t: Translator) -> Rendered:
-    """The waiting message once an opponent was found: whom (their display name, isolated),
-    and that the match follows below, where "My hand" shows the cards. No buttons."""
-    names = listed(t, [user_text(name) for name in view.opponents], final=True) or "?"
-    return Rendered(Text.of(
-        Line.of(Span(t.gettext("Opponent found: {names}", names=names), bold=True)),
-        Line.of(t.gettext(MATCH_BELOW)),
-    ))
+    """The waiting message once the match was found: whom (the opponent; in two against two
+    the partner and the other team: display names, isolated), and that the match follows
+    below, where "My hand" shows the cards. No buttons."""
+    return Rendered(Text.of(*found_lines(view, t), Line.of(t.gettext(MATCH_BELOW))))
 
 
 #: What to do when Discord refuses to post a person's waiting message (their search's opener).
@@ -84,17 +87,38 @@ class WaitingMessages:
         self._known: dict[str, int] = {}
         #: Searches whose message is not out yet, and whom to tell if Discord refuses it.
         self._opening: dict[str, Refused] = {}
+        #: Whom each rematch under way waits for, as this process knows it (player id →
+        #: the opponent's display name).
+        self._rematches: dict[str, str] = {}
         self._stamps = itertools.count()
 
     # -- what changes a waiting message ------------------------------------------------
 
-    def open(self, view: PoolView, refused: Refused) -> None:
+    def open(self, view: PoolView, refused: Refused, *, rematch: str | None = None) -> None:
         """Post the waiting message of the search ``view`` just opened (queued); ``refused``
-        if Discord will not have it."""
+        if Discord will not have it. ``rematch``: the display name of the one opponent the
+        search waits for (Rematch under a stranger match's result)."""
         player = view.player_id
         self._known.pop(player, None)  # a search of its own: a message of its own
         self._opening[player] = refused
-        self._show(view, render_waiting(view, translator(view.lang)), while_waiting=True)
+        if rematch is None:
+            self._rematches.pop(player, None)
+        else:
+            self._rematches[player] = rematch
+        self._show(view, self.render(view), while_waiting=True)
+
+    def rematch_of(self, view: PoolView) -> str | None:
+        """Whom ``view``'s search waits for, when it is a rematch (a display name)."""
+        known = self._rematches.get(view.player_id)
+        if known is not None:
+            return known
+        stored = (view.message or {}).get(REMATCH)
+        return stored if isinstance(stored, str) else None
+
+    def render(self, view: PoolView, *, resumed: bool = False) -> Rendered:
+        """The waiting message of ``view``'s search, in its reader's language: how it goes,
+        or whom a rematch waits for."""
+        return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view))
 
     async def tell(self, notices: Sequence[PoolNotice]) -> None:
         """``PoolPlatform.tell_pool``: each waiting message says what the pool tells, in its
@@ -105,10 +129,11 @@ class WaitingMessages:
                 t = translator(view.lang)
                 if isinstance(notice, PoolPaired):
                     self._show(view, render_found(view, t), final=True)
+                    self._rematches.pop(view.player_id, None)
                 elif isinstance(notice, PoolOffer):
-                    self._show(view, render_waiting(view, t), while_waiting=True)
+                    self._show(view, self.render(view), while_waiting=True)
                 elif isinstance(notice, PoolLooking):
-                    self._show(view, render_waiting(view, t, resumed=notice.resumed), while_waiting=True,
+                    self._show(view, self.render(view, resumed=notice.resumed), while_waiting=True,
                                urgent=notice.resumed)
             except Exception:
                 log.exception("could not queue a %s notice", notice.kind)
@@ -118,6 +143,7 @@ class WaitingMessages:
         with it): nothing pending for it goes out."""
         self._known.pop(player_id, None)
         self._opening.pop(player_id, None)
+        self._rematches.pop(player_id, None)
         self._cancel(direct_lane(player_id), _key(player_id))
 
     def message_of(self, view: PoolView) -> int | None:
@@ -178,7 +204,11 @@ class WaitingMessages:
         self._known[player] = message_id
         service = self._service()
         if service is not None:
-            await service.pool_message(Person(player, ""), {CHANNEL: channel_id, MESSAGE: message_id})
+            reference: dict[str, object] = {CHANNEL: channel_id, MESSAGE: message_id}
+            rematch = self.rematch_of(view)
+            if rematch is not None:
+                reference[REMATCH] = rematch
+            await service.pool_message(Person(player, ""), reference)
 
     async def _still_waiting(self, player_id: str) -> bool:
         service = self._service()

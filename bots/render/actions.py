@@ -33,6 +33,9 @@ from ..service.errors import BadInput
 #: presser too: seek (look for an opponent now), unseek (stop looking), wait (keep
 #: looking once the computer is offered), solo (play the computer instead), and block (the
 #: others of the stranger match ``table_id`` are never paired with the presser again).
+#: Under and on a stranger match: again (wait in the pool for the opponent of the finished
+#: 1-v-1 ``table_id``, who must press it too) and react (send the canned reaction ``arg``,
+#: a key of ``bots.service.REACTIONS``, to the others at ``table_id``).
 Verb = Literal[
     "join",
     "leave",
@@ -60,6 +63,8 @@ Verb = Literal[
     "wait",
     "solo",
     "block",
+    "again",
+    "react",
 ]
 VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
 #: The verbs of a lobby's buttons, of a hand's (a card, its plans, the confirm, back) and of
@@ -70,6 +75,9 @@ SETTING_VERBS: Final = frozenset({"variant", "clock", "lang"})
 ERASE_VERBS: Final = frozenset({"erase", "keep"})
 #: The verbs of the pairing pool's buttons: none names anyone but the presser.
 POOL_VERBS: Final = frozenset({"seek", "unseek", "wait", "solo", "block"})
+#: The verbs of a stranger match's own buttons, for adapters that offer them: each names
+#: the table and nobody's id.
+STRANGER_VERBS: Final = frozenset({"again", "react"})
 PREFIX: Final = "b1"
 _TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{0,40}$")
 _ARG = re.compile(r"^[A-Za-z0-9 _.-]{0,20}$")

@@ -178,9 +178,15 @@ def render_stats(stats: StatsView, t: Translator) -> Rendered:
 
 
 def render_leaderboard(board: LeaderboardView, t: Translator) -> Rendered:
-    """Players by rating: rank, name, rating, wins."""
-    title = t.gettext("Leaderboard of this chat") if board.chat_id else t.gettext("Leaderboard")
-    lines = [Line.of(Span(title, bold=True))]
+    """Players by rating: rank, name, rating, wins. The online ladder (``board.online``) says
+    that it counts matches between players the bot paired online alone."""
+    if board.online:
+        # TRANSLATORS: the title of the leaderboard of matches between people the bot paired online.
+        lines = [Line.of(Span(t.gettext("Online ladder"), bold=True)),
+                 Line.of(t.gettext("Only matches with players found online count here."))]
+    else:
+        title = t.gettext("Leaderboard of this chat") if board.chat_id else t.gettext("Leaderboard")
+        lines = [Line.of(Span(title, bold=True))]
     if not board.lines:
         lines.append(Line.of(t.gettext("No finished match yet.")))
     for line in board.lines:

@@ -6,6 +6,7 @@ from ..i18n import translator
 from ..service import notices
 from .markup import Text
 from .outcomes import render_match_result, render_round_result
+from .reactions import render_reacted
 from .rendered import Rendered
 from .texts import render_hand, render_lobby, render_table, render_turn_notice, render_warning
 
@@ -32,4 +33,6 @@ def render_notice(notice: notices.Notice, *, now: float | None = None) -> Render
         return Rendered(Text.of(t.gettext(
             "This game's saved record is damaged, so it cannot go on: it has been closed. "
             "A new game can be started here at once.")))
+    if isinstance(notice, notices.Reacted):
+        return render_reacted(notice)
     raise TypeError(f"not a notice: {notice!r}")

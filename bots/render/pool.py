@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..i18n import Translator, user_text
 from ..i18n.words import level_name
+from ..service.ids import is_pool_chat
 from ..service.results import display_rating
 from ..service.views import MatchResultView
 from ..service.waiting import PoolView
@@ -34,13 +35,24 @@ def with_seek(rendered: Rendered, t: Translator) -> Rendered:
     return Rendered(rendered.text, (*rendered.buttons, (seek_button(t),)), rendered.mention)
 
 
-def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False) -> Rendered:
+def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
+                   waiting_for: str | None = None) -> Rendered:
     """The waiting message while the pool looks: how long, how many look, the reader's rating
     (provisional for their first rated matches); once nobody was found within the wait, the
     computer at the level nearest their rating, or waiting on. ``resumed``: the bot restarted
-    meanwhile and is still looking."""
-    # TRANSLATORS: the title of the message shown while the bot looks for an opponent.
-    lines = [Line.of(Span(t.gettext("Looking for an opponent…"), bold=True))]
+    meanwhile and is still looking. A search for two against two says so in its title.
+    ``waiting_for``: the display name of the one person a rematch waits for (``rematch_waiting``),
+    named instead of how many look."""
+    if waiting_for is not None:
+        return rematch_waiting(view, t, waiting_for, resumed=resumed)
+    if view.mode == "2v2":
+        # TRANSLATORS: the title of the message shown while the bot looks for three players
+        # online: a partner and two opponents.
+        title = t.gettext("Looking for players: two against two…")
+    else:
+        # TRANSLATORS: the title of the message shown while the bot looks for an opponent.
+        title = t.gettext("Looking for an opponent…")
+    lines = [Line.of(Span(title, bold=True))]
     if resumed:
         lines.append(Line.of(t.gettext("The bot restarted, and I am still looking for you.")))
     # TRANSLATORS: how long the search has lasted so far, e.g. "Time waited: 0:42".
@@ -73,6 +85,83 @@ def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False) -> R
         Button(t.gettext("⏳ Keep waiting"), Action("wait")),
     )
     return Rendered(Text.of(*lines), (offer, (cancel,)))
+
+
+def rematch_waiting(view: PoolView, t: Translator, name: str, *, resumed: bool = False) -> Rendered:
+    """The waiting message of a rematch asked for under a stranger 1-v-1's result: whom it
+    waits for (``name``, their display name, isolated), who must ask for it too; how long,
+    the reader's rating, and once the wait is over the computer, or waiting on."""
+    shown = user_text(name)
+    # TRANSLATORS: the title of the message shown while a rematch waits for the other player;
+    # {name} is their display name.
+    lines = [Line.of(Span(t.gettext("Rematch with {name}: waiting for them…", name=shown), bold=True))]
+    if resumed:
+        lines.append(Line.of(t.gettext("The bot restarted, and I am still looking for you.")))
+    lines.append(Line.of(t.gettext("Time waited: {clock}", clock=clock_text(int(view.waited)))))
+    rating = display_rating(view.rating)
+    if view.provisional:
+        lines.append(Line.of(t.gettext("Your rating: {rating} (provisional)", rating=rating)))
+    else:
+        lines.append(Line.of(t.gettext("Your rating: {rating}", rating=rating)))
+    cancel = Button(t.gettext("✖ Cancel"), Action("unseek"), "danger")
+    if not view.offered:
+        lines.append(Line.of(t.gettext(
+            "The rematch begins here as soon as {name} presses Rematch too. If they have not within "
+            "{clock}, you can play the computer instead.",
+            name=shown, clock=clock_text(int(view.wait_seconds)))))
+        return Rendered(Text.of(*lines), ((cancel,),))
+    # TRANSLATORS: {name} is the other player's display name; {level} a computer level, e.g. "beginner".
+    lines.append(Line.of(Span(t.gettext(
+        "{name} has not pressed Rematch yet. Play the computer ({level}) now, or keep waiting.",
+        name=shown, level=level_name(t, view.level)), bold=True)))
+    offer = (
+        Button(t.gettext("🤖 Play the computer"), Action("solo"), "success"),
+        Button(t.gettext("⏳ Keep waiting"), Action("wait")),
+    )
+    return Rendered(Text.of(*lines), (offer, (cancel,)))
+
+
+def found_lines(view: PoolView, t: Translator) -> list[Line]:
+    """Whom a wave found, as the waiting message says it once the match began: the opponent
+    of a 1-v-1; the partner and the other team of a 2-v-2. Display names only, isolated."""
+    opponents = listed(t, [user_text(name) for name in view.opponents], final=True) or "?"
+    if not view.partners:
+        # TRANSLATORS: {names} is the display name of the opponent the bot found.
+        return [Line.of(Span(t.gettext("Opponent found: {names}", names=opponents), bold=True))]
+    partners = listed(t, [user_text(name) for name in view.partners], final=True)
+    return [
+        # TRANSLATORS: a search for two against two found three players; the lines below name them.
+        Line.of(Span(t.gettext("Players found: two against two"), bold=True)),
+        # TRANSLATORS: {names} is the display name of the partner the bot found.
+        Line.of(t.gettext("Your partner: {names}", names=partners)),
+        # TRANSLATORS: {names} are the display names of the two opponents, e.g. "Amal and Badr".
+        Line.of(t.gettext("Opponents: {names}", names=opponents)),
+    ]
+
+
+def rematch_button(result: MatchResultView, t: Translator) -> Button | None:
+    """Rematch under a finished stranger 1-v-1's result: its presser waits in the pool for
+    that same opponent, who must press it too (``again``). None under any other result."""
+    if not is_pool_chat(result.chat_id) or len(result.seats) != 2 or result.reason == "expired":
+        return None
+    return Button(t.gettext("🔁 Rematch"), Action("again", result.table_id, result.version), "primary")
+
+
+def with_rematch(rendered: Rendered, result: MatchResultView, t: Translator) -> Rendered:
+    """A stranger match's rendered result with Rematch first in its first row, when it is a
+    1-v-1 (``rematch_button``); else as it is."""
+    button = rematch_button(result, t)
+    if button is None:
+        return rendered
+    first, *rest = rendered.buttons or ((),)
+    return Rendered(rendered.text, ((button, *first), *rest), rendered.mention)
+
+
+def rematch_asked_text(t: Translator, name: str) -> str:
+    """What the one who pressed Rematch under a stranger match is told (``name``: whom it
+    waits for, their display name)."""
+    return t.gettext("You asked {name} for a rematch: it begins as soon as they press Rematch too.",
+                     name=user_text(name))
 
 
 def render_paired(view: PoolView, t: Translator) -> Rendered:

@@ -59,19 +59,25 @@ def dm(member: simcord.MemberActor) -> list[discord.Message]:
     return member.user.dm_channel.history(viewer=member.user)
 
 
+#: What only a waiting message says: an opponent looked for or found, a search for two
+#: against two, a rematch waited for.
+WAITING_WORDS = ("opponent", "Opponent", "two against two", "Rematch with")
+
+
 def waiting_message(member: simcord.MemberActor) -> Readable:
     """The member's newest waiting message (the one that says how the search goes)."""
     for message in reversed(dm(member)):
-        text = text_of(message)
-        if not message.flags.ephemeral and ("opponent" in text or "Opponent" in text):
+        text = body_of(message)
+        if not message.flags.ephemeral and any(word in text for word in WAITING_WORDS):
             return message
     raise AssertionError(f"no waiting message in {member.name}'s DM")
 
 
 def dm_table(member: simcord.MemberActor) -> Readable:
-    """The newest table message in the member's DM (it has "My hand")."""
+    """The newest table message in the member's DM (it has "My hand" and an embed: a turn
+    ping has the button alone)."""
     for message in reversed(dm(member)):
-        if any(a.verb == "hand" for a in actions(message)) and not message.flags.ephemeral:
+        if any(a.verb == "hand" for a in actions(message)) and message.embeds and not message.flags.ephemeral:
             return message
     raise AssertionError(f"no table in {member.name}'s DM")
 

@@ -99,7 +99,7 @@ async def test_two_people_are_paired_and_play_a_whole_match_each_in_their_dm(sho
         assert not any(a.verb == "hand" for m in dm(member) if not m.flags.ephemeral for a in actions(m))
         results = [m for m in dm(member) if "The match is over" in text_of(m) and not m.flags.ephemeral]
         assert results, f"no result in {member.name}'s DM"
-        assert [a.verb for a in actions(results[-1])] == ["seek", "block"]
+        assert [a.verb for a in actions(results[-1])] == ["again", "seek", "block", *["react"] * 4]
         assert not any(a.verb == "rematch" for m in dm(member) for a in actions(m))
         # The turn pings are gone once the match is over.
         assert not [m for m in dm(member) if m.raw_mentions and not m.flags.ephemeral]

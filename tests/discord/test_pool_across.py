@@ -134,6 +134,6 @@ async def test_a_discord_person_plays_a_telegram_person_each_in_their_own_chat(
     assert any(isinstance(n, ForSeat) and n.notice.kind == "match_ended" for n in side.notices)
     # alice read the whole match, and its result, in her DM, in English.
     results = [m for m in dm(alice) if "The match is over" in text_of(m) and not m.flags.ephemeral]
-    assert results and [a.verb for a in actions(results[-1])] == ["seek", "block"]
+    assert results and [a.verb for a in actions(results[-1])] == ["again", "seek", "block", *["react"] * 4]
     assert "\u2068Tariq\u2069" in text_of(results[-1])
     assert world.channel.history() == []
