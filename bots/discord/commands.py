@@ -48,8 +48,7 @@ from ..service import (
 from ..service.views import TableMode
 from . import privacy as erasing
 from . import texts
-from .delivery import hand_parts
-from .messages import embed_of, message_parts
+from .messages import embed_of, hand_parts, message_parts
 from .presses import Handler, chat_of, may_change_settings, person_of, send_record
 from .replies import ANSWER_WAIT, Reply
 from .texts import NEW_COMMAND, PLAY_COMMAND, RESIGN_COMMAND, bilingual

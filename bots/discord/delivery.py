@@ -9,9 +9,7 @@ Which message shows what:
   carries the round's result and loses its button, in one edit; the next
   round gets a new message. At the match's end the last picture carries the
   round's and the match's results;
-- the turn ping: a short public message that mentions the player whose turn
-  it is and names no card (Discord has no other way to reach one person in a
-  channel); the previous one is deleted;
+- the turn ping (``asides``), the previous one deleted;
 - each player's hand: their open ephemeral message (``hands``), edited
   through the token of their latest press.
 
@@ -19,10 +17,8 @@ A match the pairing pool seated has no channel (``strangers``): each of its peop
 its table, round points, turn pings and result in their DM with the bot, as a channel
 sees a match's, and their hand as anywhere else. A pool table's chat id is never taken
 for a channel. The pool's waiting messages are ``waiting``'s (``tell_pool``). There the
-running table and the result carry a row of canned reactions (``bots.render.reactions``),
-and a 1-v-1's result a Rematch; a reaction another person sent is one short message of its
-own in the reader's DM, their display name and the reaction's words: nothing else of one
-person reaches the other.
+running table and the result carry canned reactions (``bots.render.reactions``; one sent
+is ``asides``'), and a 1-v-1's result a Rematch: nothing else of one person reaches another.
 
 ``deliver`` only queues (the table's lock is held). Each message has at
 most one write pending, the newest; a channel's writes keep under its 5 in
@@ -51,8 +47,6 @@ from ..outbound import FAILED, SENT, SKIPPED, Dispatcher, Outcome, Retry, Write
 from ..outbound.refs import MessageRefs
 from ..render import (
     Rendered,
-    render_hand,
-    render_hint,
     render_lobby,
     render_notice,
     render_table,
@@ -64,14 +58,10 @@ from ..render.reactions import with_reactions
 from ..service import (
     ClockWarning,
     HandUpdated,
-    HandView,
-    HintView,
     LobbyClosed,
     LobbyUpdated,
     MatchEnded,
     Notice,
-    PoolNotice,
-    PoolView,
     Reacted,
     RoundEnded,
     TableSetAside,
@@ -80,13 +70,14 @@ from ..service import (
     is_pool_chat,
     raw_id,
 )
+from .asides import REPLY, TABLE, Asides
 from .directs import DirectChannels
 from .hands import OpenHands
 from .limits import channel_lane, delete_lane, direct_delete_lane, direct_lane, hand_lane
-from .messages import embed_of, message_parts, view_of
+from .messages import embed_of, hand_parts, message_parts, view_of, with_link
 from .replies import Reply, _sendable
 from .strangers import Place, by_person
-from .waiting import Refused, WaitingMessages
+from .waiting import Searching, WaitingMessages
 
 if TYPE_CHECKING:
     from ..service import TableService
@@ -98,43 +89,9 @@ log = logging.getLogger(__name__)
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 #: Seconds a closed table's hand slots are kept, for the writes that show its end.
 SLOTS_KEPT_AFTER_END = 120.0
-#: Write order within a lane, when several could go: answers first, tidying last.
-REPLY, TABLE, TIDY = 0, 1, 2
 
 
-def hand_parts(
-    hand: HandView,
-    t: Translator,
-    *,
-    now: float | None,
-    note: str | None = None,
-    hint: HintView | None = None,
-    web: WebTable | None = None,
-) -> dict[str, Any]:
-    """A hand message: the renderer's hand (with ``hint`` above it, when asked for)
-    and a note above the message; with ``web``, a link that opens the table as a page
-    (signed for this player and table, good once, expiring: ``bots.web.auth``)."""
-    # Discord counts the turn clock down by itself (a live timestamp), between edits too.
-    rendered = (
-        render_hint(hint, t, now=now, live=True)
-        if hint is not None
-        else render_hand(hand, t, now=now, live=True)
-    )
-    parts = message_parts(rendered, "hand", content=note)
-    if web is not None and hand.table.running:
-        # TRANSLATORS: link under a private hand: opens the table as a web page.
-        parts["view"] = with_link(parts["view"], t.gettext("🃏 Open the table"), web.hand_url(hand, t.lang))
-    return parts
-
-
-def with_link(view: discord.ui.View | None, label: str, url: str) -> discord.ui.View:
-    """The view with a link button of its own row (the last of the five Discord allows)."""
-    view = view or discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url, row=4))
-    return view
-
-
-class DiscordPlatform:
+class DiscordPlatform(Asides, Searching):
     """``bots.service.Platform`` for Discord: ``name`` "dc", ``deliver``; and
     ``bots.service.PoolPlatform``: ``tell_pool``."""
 
@@ -232,38 +189,6 @@ class DiscordPlatform:
             old = refs.get(place.ref("ping"))
             if isinstance(old, dict) and old.get("player") != self._movers.get(table_id):
                 self._unping(table_id, refs, place)
-
-    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
-        """``PoolPlatform``: each waiting message says what the pool tells its reader (queued
-        only; never raises)."""
-        for notice in notices:
-            try:
-                self._note_direct(notice.view)
-            except ValueError:
-                log.warning("a %s notice names no Discord DM", notice.kind)
-        await self.waiting.tell(notices)
-
-    def open_waiting(self, view: PoolView, refused: Refused, *, rematch: str | None = None) -> None:
-        """Post the waiting message of the search ``view`` just opened (``WaitingMessages.open``);
-        ``refused`` if Discord will not have it; ``rematch``: whom a rematch waits for."""
-        self._note_direct(view)
-        self.waiting.open(view, refused, rematch=rematch)
-
-    def render_waiting(self, view: PoolView) -> Rendered:
-        """The waiting message of ``view``'s search (``WaitingMessages.render``)."""
-        return self.waiting.render(view)
-
-    def close_waiting(self, player_id: str) -> None:
-        """The search of ``player_id`` is over, and its message says so already."""
-        self.waiting.close(player_id)
-
-    def waiting_message(self, view: PoolView) -> int | None:
-        """The message that shows ``view``'s search, when known."""
-        return self.waiting.message_of(view)
-
-    def _note_direct(self, view: PoolView) -> None:
-        if not is_pool_chat(view.chat_id):
-            self.directs.note(view.player_id, channel_of(view.chat_id))
 
     def _ended(self, table_id: str) -> None:
         """The table is closed: what is kept of it goes, its hands' slots once their last
@@ -493,82 +418,6 @@ class DiscordPlatform:
             stamp=(hand.version,),
             urgent=hand.your_turn,
             label="hand",
-        )
-
-    def _reacted(self, notice: Reacted, place: Place) -> None:
-        """A reaction another person at the stranger match sent: one short message of its own in
-        the reader's DM ("<their display name>: <the words>"), paced with the DM's other writes.
-        It mentions nobody."""
-        content = render_notice(notice).text.markdown()
-
-        async def run() -> Outcome:
-            channel = await place.channel()
-            await channel.send(content=content, allowed_mentions=discord.AllowedMentions.none())
-            return SENT
-
-        key = place.key("reacted", notice.table_id, next(self._reactions))
-        self._put(notice.table_id, key, place.lane, run, label="reaction")
-
-    def _ping(
-        self, refs: dict[str, Any], hand: HandView, stamp: tuple[int, ...], rendered: Rendered, place: Place
-    ) -> None:
-        """Mention the player whose turn it is (a short message naming no card); the previous
-        ping of the table goes away."""
-        table_id, player = hand.table_id, hand.player_id
-        user = int(raw_id(player))
-        ping_ref = place.ref("ping")
-
-        async def run() -> Outcome:
-            old = refs.get(ping_ref)
-            if isinstance(old, dict) and old.get("player") == player and old.get("stamp") == list(stamp):
-                return SKIPPED  # already said (a restart delivers the same turn again)
-            if self._movers.get(table_id, player) != player:
-                return SKIPPED  # the turn moved on while this waited
-            parts = _sendable(
-                message_parts(rendered, "info", content=f"<@{user}> {rendered.text.markdown()}")
-            )
-            del parts["embed"]
-            pinged = discord.AllowedMentions(users=[discord.Object(user)])
-            message = await (await place.channel()).send(allowed_mentions=pinged, **parts)
-            self.keep(table_id, ping_ref, {"id": message.id, "player": player, "stamp": list(stamp)})
-            if isinstance(old, dict):
-                self._delete(table_id, place, int(old["id"]))
-            return SENT
-
-        self._put(
-            table_id,
-            place.key("ping", table_id),
-            place.lane,
-            run,
-            stamp=stamp,
-            urgent=True,
-            label="ping",
-        )
-
-    def _unping(self, table_id: str, refs: dict[str, Any], place: Place) -> None:
-        """No ping stands for this turn (the match is over, or nobody is to be pinged): the last
-        one goes, and any still waiting."""
-        self.dispatcher.cancel(place.lane, place.key("ping", table_id))
-        old = refs.get(place.ref("ping"))
-        if isinstance(old, dict):
-            self.keep(table_id, place.ref("ping"), None)
-            self._delete(table_id, place, int(old["id"]))
-
-    def _delete(self, table_id: str, place: Place, message_id: int) -> None:
-        async def run() -> Outcome:
-            try:
-                await (await place.channel()).get_partial_message(message_id).delete()
-            except discord.NotFound:
-                return SKIPPED
-            return SENT
-
-        self._put(
-            table_id,
-            ("delete", message_id),
-            place.deletes,
-            run,
-            order=TIDY,
-            label="old ping",
         )
 
     # -- channels and references -----------------------------------------------------

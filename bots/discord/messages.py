@@ -8,12 +8,17 @@ five rows of five buttons, labels of at most 80 characters.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
 
-from ..render import Button, Rendered
+from ..i18n import Translator
+from ..render import Button, Rendered, render_hand, render_hint
+from ..service import HandView, HintView
 from .buttons import ActionButton
+
+if TYPE_CHECKING:
+    from ..web import WebTable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -103,3 +108,35 @@ def message_parts(rendered: Rendered, kind: Kind, *, content: str | None = None)
         "embed": embed_of(rendered, kind),
         "view": view_of(rendered),
     }
+
+
+def hand_parts(
+    hand: HandView,
+    t: Translator,
+    *,
+    now: float | None,
+    note: str | None = None,
+    hint: HintView | None = None,
+    web: WebTable | None = None,
+) -> dict[str, Any]:
+    """A hand message: the renderer's hand (with ``hint`` above it, when asked for)
+    and a note above the message; with ``web``, a link that opens the table as a page
+    (signed for this player and table, good once, expiring: ``bots.web.auth``)."""
+    # Discord counts the turn clock down by itself (a live timestamp), between edits too.
+    rendered = (
+        render_hint(hint, t, now=now, live=True)
+        if hint is not None
+        else render_hand(hand, t, now=now, live=True)
+    )
+    parts = message_parts(rendered, "hand", content=note)
+    if web is not None and hand.table.running:
+        # TRANSLATORS: link under a private hand: opens the table as a web page.
+        parts["view"] = with_link(parts["view"], t.gettext("🃏 Open the table"), web.hand_url(hand, t.lang))
+    return parts
+
+
+def with_link(view: discord.ui.View | None, label: str, url: str) -> discord.ui.View:
+    """The view with a link button of its own row (the last of the five Discord allows)."""
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=label, url=url, row=4))
+    return view

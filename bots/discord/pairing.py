@@ -30,10 +30,10 @@ from ..render.pool import blocked_text, rematch_asked_text, render_stopped
 from ..render.reactions import reaction_sent_text
 from ..service import BadInput, NotLooking, Person, ServiceError, chat_id
 from .messages import message_parts
+from .parts import Refused
 from .presses import Handler, chat_of, person_of
 from .replies import ANSWER_WAIT, Reply
 from .texts import LOOKING, NO_DMS, PLAY_COMMAND
-from .waiting import Refused
 
 
 class Pairing(Handler):

@@ -7,6 +7,7 @@ and the bot's parts form no circle of imports.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -18,7 +19,10 @@ if TYPE_CHECKING:
     from ..web import WebTable
     from .hands import OpenHands
     from .replies import Reply
-    from .waiting import Refused
+
+
+#: What to do when Discord refuses to post a person's waiting message (their search's opener).
+Refused = Callable[[discord.HTTPException], Awaitable[None]]
 
 
 class PressHandler(Protocol):

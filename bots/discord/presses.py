@@ -37,9 +37,8 @@ from ..service import (
     player_id,
 )
 from . import privacy as erasing
-from .delivery import hand_parts
 from .hands import HandSlot
-from .messages import message_parts
+from .messages import hand_parts, message_parts
 from .replies import ANSWER_WAIT, Reply
 from .texts import FAILED, NEEDS_MANAGE_CHANNELS, RESIGN_COMMAND
 

@@ -36,14 +36,16 @@ from ..i18n import Translator, translator
 from ..outbound import SENT, SKIPPED, Outcome
 from ..render import Line, Rendered, Text
 from ..render.pool import found_lines, render_waiting
-from ..service import Person, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolView, raw_id
+from ..service import Person, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolView, is_pool_chat, raw_id
 from .limits import direct_lane
 from .messages import message_parts
+from .parts import Refused
 from .replies import _sendable
 from .texts import MATCH_BELOW
 
 if TYPE_CHECKING:
     from ..service import TableService
+    from .directs import DirectChannels
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +69,6 @@ def render_found(view: PoolView, t: Translator) -> Rendered:
     the partner and the other team: display names, isolated), and that the match follows
     below, where "My hand" shows the cards. No buttons."""
     return Rendered(Text.of(*found_lines(view, t), Line.of(t.gettext(MATCH_BELOW))))
-
-
-#: What to do when Discord refuses to post a person's waiting message (their search's opener).
-Refused = Callable[[discord.HTTPException], Awaitable[None]]
 
 
 class WaitingMessages:
@@ -225,3 +223,44 @@ def _key(player_id: str) -> tuple[Any, ...]:
 def _busy(error: discord.HTTPException) -> bool:
     """Discord was busy (tried again), rather than unwilling."""
     return error.status == 429 or error.status >= 500
+
+
+class Searching:
+    """The pool's side of ``delivery.DiscordPlatform`` (``PoolPlatform``): its people's
+    waiting messages, through ``waiting``, in the DMs ``directs`` knows."""
+
+    if TYPE_CHECKING:
+        waiting: WaitingMessages
+        directs: DirectChannels
+
+    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
+        """``PoolPlatform``: each waiting message says what the pool tells its reader (queued
+        only; never raises)."""
+        for notice in notices:
+            try:
+                self._note_direct(notice.view)
+            except ValueError:
+                log.warning("a %s notice names no Discord DM", notice.kind)
+        await self.waiting.tell(notices)
+
+    def open_waiting(self, view: PoolView, refused: Refused, *, rematch: str | None = None) -> None:
+        """Post the waiting message of the search ``view`` just opened (``WaitingMessages.open``);
+        ``refused`` if Discord will not have it; ``rematch``: whom a rematch waits for."""
+        self._note_direct(view)
+        self.waiting.open(view, refused, rematch=rematch)
+
+    def render_waiting(self, view: PoolView) -> Rendered:
+        """The waiting message of ``view``'s search (``WaitingMessages.render``)."""
+        return self.waiting.render(view)
+
+    def close_waiting(self, player_id: str) -> None:
+        """The search of ``player_id`` is over, and its message says so already."""
+        self.waiting.close(player_id)
+
+    def waiting_message(self, view: PoolView) -> int | None:
+        """The message that shows ``view``'s search, when known."""
+        return self.waiting.message_of(view)
+
+    def _note_direct(self, view: PoolView) -> None:
+        if not is_pool_chat(view.chat_id):
+            self.directs.note(view.player_id, int(raw_id(view.chat_id)))
