@@ -140,8 +140,9 @@ class Lobbies(UseCase):
         return await self.start_match(lobby.table_id, person)
 
     async def seat_strangers(self, table_id: str, people: Sequence[Person]) -> TableView:
-        """Open and start at once a rated match of ``people`` the pool paired (``pool``): 2
-        for a 1-v-1, or 4 for a 2-v-2 (the first two one team, the last two the other). It
+        """Open and start at once the match of ``people`` the pool paired (``pool``): 2 for a
+        1-v-1, which is rated, or 4 for a 2-v-2 (the first two one team, the last two the
+        other), which counts in profiles as 2-v-2s between people do. It
         has no chat (``ids.pool_chat``): each plays in their private chat. The standard
         rules and the pool's clock (``pool_turn_seconds``) apply; the first person is its
         creator and its table (``table_id``, which the pool chose) is of their platform's bot."""
