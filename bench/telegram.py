@@ -2,6 +2,8 @@
 
     python bench/telegram.py [--matches 20] [--plays 16] [--think 0] [--latency 0]
     python bench/telegram.py --capacity [--think 2.5] [--plays 12]
+    python bench/telegram.py --practice [--matches 4] [--plays 16] [--think 0]
+    python bench/telegram.py --strangers [--matches 4] [--plays 16] [--think 0]
 
 Every match is a 1-v-1 between two people in its own group, all on one
 event loop, and the fake server refuses with 429 whatever breaks Telegram's
@@ -21,6 +23,21 @@ edits) per confirmed play, not counting the preview's one edit; and 429s.
 each) in growing numbers and prints the turn lag of each, up to the first
 count whose p99 passes 1 s: how many such matches one bot token serves
 before Telegram's 30 writes a second make a player wait.
+
+``--practice`` plays matches in private chats instead: each person sends ``/practice``
+and plays the computer (``--plays`` is their own plays), where one chat's budget (about
+one write a second) is all there is. A card is pressed and its play confirmed: with the
+preview edited into the hand, by its Play button; with the preview told in the press's
+answer, by the same card again. Printed: the preview (card press delivered → the answer
+that tells it, or the hand's edit that shows it) p50/p99; an exchange with the computer
+(confirm delivered → the player's next hand shows their turn); the answer to a confirm;
+writes per confirmed play and per play (the computer's counted), previews included; and
+429s.
+
+``--strangers`` pairs people through the pool instead (``/play``, one wave;
+``--matches`` pairs), each pair playing its 1-v-1 each in their own private chat
+(``--plays`` is the pair's plays), and prints the same, with the turn's lag (a play committed → the other's hand shows their turn)
+in place of the exchange with the computer.
 """
 
 from __future__ import annotations
@@ -39,10 +56,18 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bots.service import ManualClock, ServiceConfig, TableView  # noqa: E402
+from bots.service import ManualClock, Person, ServiceConfig, SystemClock, TableView  # noqa: E402
 from bots.telegram.application import BasraTelegram, tune_gc  # noqa: E402
-from tests.fakes import FakeChat, FakeTelegram, FakeUser  # noqa: E402
-from tests.telegram.live import WRITES, Timeline, percentile, press_when_shown  # noqa: E402
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
+from tests.telegram.live import (  # noqa: E402
+    WRITES,
+    Timeline,
+    live_button,
+    percentile,
+    press_when_shown,
+    shown_version,
+    when_ready,
+)
 
 CONFIG = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="ar")
 
@@ -56,6 +81,9 @@ class Bench:
         self.app = basra.application
         self.acks: list[float] = []
         self.plays = 0
+        self.previews: list[float] = []
+        self.exchanges: list[float] = []
+        self.plays_of: dict[str, int] = {}
 
     async def pause(self) -> None:
         if self.think > 0:
@@ -87,6 +115,95 @@ class Bench:
             await self.pause()
             self.acks.append(await self.press(user, "play", table.version))
             self.plays += 1
+
+
+    async def practice(self, user: FakeUser, plays: int) -> None:
+        """One person plays the computer in their private chat: a card, then its confirm."""
+        await asyncio.sleep(self.rng.uniform(0, 10 * self.think))
+        await self.server.deliver(self.app, self.server.user_sends(user, None, "/practice"))
+        me = f"tg:{user.id}"
+        while self.plays_of.get(me, 0) < plays:
+            table = await self.basra.service.open_table(me)
+            if not isinstance(table, TableView) or not table.running:
+                return
+            if table.to_move is None or table.seats[table.to_move].player_id != me:
+                await asyncio.sleep(0.005)  # the computer is to play first
+                continue
+            await self.pause()
+            confirm = await self.preview(user, table.version)
+            await self.pause()
+            update = self.server.user_presses(user, *confirm)
+            await self.server.deliver(self.app, update)
+            [ack] = [c for c in self.server.calls_for(update) if c.method == "answerCallbackQuery"]
+            since = self._delivered(update.update_id)
+            self.acks.append((ack.finished_at or ack.at) - since)
+            self.plays += 1
+            self.plays_of[me] = self.plays_of.get(me, 0) + 1
+            while (seen := self._next_turn(user, table.version, since)) is None and not await self._over(me):
+                await asyncio.sleep(0.005)
+            if seen is not None:
+                self.exchanges.append(seen - since)
+
+    async def preview(self, user: FakeUser, version: int) -> tuple[FakeMessage, str]:
+        """Press a card of the hand at ``version`` and read its preview: the button that confirms."""
+        message, data = await when_ready(lambda: live_button(self.server, user, "card", version))
+        pressed = self.server.user_presses(user, message, data)
+        await self.server.deliver(self.app, pressed)
+        since = self._delivered(pressed.update_id)
+        answer = self.server.callback_answer(pressed)
+        if answer is not None and answer.text:  # the preview is the press's answer: the card again
+            self.previews.append(answer.at - since)
+            return message, data
+        # The preview is drawn in the hand: its Play button confirms.
+        drawn: tuple[FakeMessage, str] = await when_ready(
+            lambda: live_button(self.server, user, "play", version))
+        shown = [v.at for v in drawn[0].versions
+                 if v.at >= since and shown_version(_data(v), "play") == version]
+        self.previews.append(min(shown) - since)
+        return drawn
+
+    def _next_turn(self, user: FakeUser, version: int, since: float) -> float | None:
+        """When the user's hand first showed a turn after ``version``, since ``since``."""
+        for message in reversed(self.server.messages(self.server.private_chat(user), bot_only=True)):
+            for v in message.versions:
+                shown = shown_version(_data(v), "card")
+                if shown is not None and shown > version and v.at >= since:
+                    return v.at
+        return None
+
+    async def _over(self, player: str) -> bool:
+        table = await self.basra.service.open_table(player)
+        return not isinstance(table, TableView) or not table.running
+
+    def _delivered(self, update_id: int) -> float:
+        record = self.server.updates[update_id]
+        return record.delivered_at or record.created_at
+
+
+    async def strangers(self, table_id: str, users: dict[str, FakeUser], plays: int) -> None:
+        """Two people the pool paired play their match, each pressing a card and its confirm."""
+        for _ in range(plays):
+            table = await self.basra.service.table(table_id)
+            if not table.running or table.to_move is None:
+                return
+            user = users[table.seats[table.to_move].player_id or ""]
+            await self.pause()
+            confirm = await self.preview(user, table.version)
+            await self.pause()
+            update = self.server.user_presses(user, *confirm)
+            await self.server.deliver(self.app, update)
+            [ack] = [c for c in self.server.calls_for(update) if c.method == "answerCallbackQuery"]
+            self.acks.append((ack.finished_at or ack.at) - self._delivered(update.update_id))
+            self.plays += 1
+
+
+def person_of(user: FakeUser) -> Person:
+    return Person(f"tg:{user.id}", user.first_name, user.language_code)
+
+
+def _data(version: Any) -> list[str]:
+    """The callback data of a message version's buttons."""
+    return [b.callback_data or "" for row in version.buttons for b in row]
 
 
 async def run(matches: int, plays: int, think: float, latency: float, database: Path) -> dict[str, Any]:
@@ -128,6 +245,113 @@ async def run(matches: int, plays: int, think: float, latency: float, database: 
     }
 
 
+async def run_practice(matches: int, plays: int, think: float, latency: float, database: Path
+                       ) -> dict[str, Any]:
+    """``matches`` people at once, each playing the computer in their private chat."""
+    server = FakeTelegram(latency=latency)
+    app = server.application_builder().concurrent_updates(True).build()
+    server.attach(app.bot)
+    # The computer plays on the real clock, as soon as its turn comes (``computer_delay`` 0).
+    basra = BasraTelegram(app, database=database, config=CONFIG, clock=SystemClock(),
+                          rng=random.Random(1), commands=False)
+    people = [server.add_user(f"P{n}", language_code="ar") for n in range(matches)]
+    for user in people:
+        server.private_chat(user)
+    await app.initialize()
+    await basra.start()
+    tune_gc()
+    timeline = Timeline.watch(basra.delivery)
+    bench = Bench(server, basra, think)
+    started = time.perf_counter()
+    await asyncio.gather(*(bench.practice(user, plays) for user in people))
+    elapsed = time.perf_counter() - started
+    await basra.idle()
+    await basra.stop()
+    await app.shutdown()
+    writes = len([c for c in server.api_calls if c.method in WRITES])
+    # Each match's own writes before any play: the table and the first hand.
+    setup = 2 * matches
+    # Every play is committed with the table's next version (the deal's is the first).
+    every = len(timeline.commits) - matches
+    return {
+        "elapsed": elapsed,
+        "plays": bench.plays,
+        "every": every,
+        "acks": bench.acks,
+        "previews": bench.previews,
+        "exchanges": bench.exchanges,
+        "per_play": (writes - setup) / max(1, bench.plays),
+        "per_any": (writes - setup) / max(1, every),
+        "refused": server.too_many_requests(),
+    }
+
+
+async def run_strangers(pairs: int, plays: int, think: float, latency: float, database: Path
+                        ) -> dict[str, Any]:
+    """``pairs`` pairs of strangers at once, each person in their own private chat."""
+    server = FakeTelegram(latency=latency)
+    app = server.application_builder().concurrent_updates(True).build()
+    server.attach(app.bot)
+    basra = BasraTelegram(app, database=database, config=CONFIG, clock=SystemClock(),
+                          rng=random.Random(1), commands=False)
+    people = [server.add_user(f"P{n}", language_code="ar" if n % 2 else "en") for n in range(2 * pairs)]
+    for user in people:
+        server.private_chat(user)
+    await app.initialize()
+    await basra.start()
+    tune_gc()
+    timeline = Timeline.watch(basra.delivery)
+    for user in people:
+        await server.deliver(app, server.user_sends(user, None, "/play"))
+    await basra.service.pool_wave()
+    await basra.idle()
+    # Before any play: the waiting message, its edit to the opponent found, the cards.
+    setup = len([c for c in server.api_calls if c.method in WRITES])
+    bench = Bench(server, basra, think)
+    started = time.perf_counter()
+    users = {f"tg:{u.id}": u for u in people}
+    tables = set()
+    for user in people:
+        status = await basra.service.pool_status(person_of(user))
+        assert status is not None and status.table_id is not None, "someone was not seated"
+        tables.add(status.table_id)
+    await asyncio.gather(*(bench.strangers(table_id, users, plays) for table_id in sorted(tables)))
+    elapsed = time.perf_counter() - started
+    await basra.idle()
+    await basra.stop()
+    await app.shutdown()
+    writes = len([c for c in server.api_calls if c.method in WRITES]) - setup
+    return {
+        "elapsed": elapsed,
+        "plays": bench.plays,
+        "acks": bench.acks,
+        "previews": bench.previews,
+        "turns": timeline.turn_lags(server, users),
+        "per_play": writes / max(1, bench.plays),
+        "refused": server.too_many_requests(),
+    }
+
+
+def report_strangers(result: dict[str, Any], pairs: int, think: float) -> None:
+    print(f"{pairs} stranger matches at once, think {think:g} s: {result['plays']} plays in "
+          f"{result['elapsed']:.1f} s, {result['refused']} answers of 429")
+    print(line("card press → its preview shown", result["previews"]))
+    print(line("confirm → its answer", result["acks"]))
+    print(line("commit → the other's turn shown", result["turns"]))
+    print(f"  writes per play (previews included, both chats): {result['per_play']:.2f}")
+
+
+def report_practice(result: dict[str, Any], matches: int, think: float) -> None:
+    print(f"{matches} practice matches at once, think {think:g} s: {result['plays']} confirmed plays "
+          f"({result['every']} with the computer's) in {result['elapsed']:.1f} s, "
+          f"{result['refused']} answers of 429")
+    print(line("card press → its preview shown", result["previews"]))
+    print(line("confirm → its answer", result["acks"]))
+    print(line("confirm → the next turn's hand", result["exchanges"]))
+    print(f"  writes per confirmed play (previews included): {result['per_play']:.2f}; "
+          f"per play, the computer's too: {result['per_any']:.2f}")
+
+
 def line(name: str, values: list[float]) -> str:
     if not values:
         return f"  {name:<34} none"
@@ -146,21 +370,35 @@ def report(result: dict[str, Any], matches: int, think: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--matches", type=int, default=None, help="20 (--practice: 4)")
     parser.add_argument("--plays", type=int, default=16, help="plays per match (48 is a whole round)")
     parser.add_argument("--think", type=float, default=None, help="mean seconds before each press")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every API call")
     parser.add_argument("--capacity", action="store_true", help="human-paced matches in growing numbers")
+    parser.add_argument("--practice", action="store_true", help="each person plays the computer in private")
+    parser.add_argument("--strangers", action="store_true", help="pairs the pool found, each in private")
     parser.add_argument("--db", type=Path, default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         def database(n: int) -> Path:
             return args.db or Path(folder) / f"bench{n}.sqlite3"
 
+        if args.practice:
+            think = 0.0 if args.think is None else args.think
+            matches = 4 if args.matches is None else args.matches
+            report_practice(asyncio.run(run_practice(matches, args.plays, think, args.latency, database(0))),
+                            matches, think)
+            return
+        if args.strangers:
+            think = 0.0 if args.think is None else args.think
+            pairs = 4 if args.matches is None else args.matches
+            report_strangers(asyncio.run(run_strangers(pairs, args.plays, think, args.latency, database(0))),
+                             pairs, think)
+            return
+        matches = 20 if args.matches is None else args.matches
         if not args.capacity:
             think = 0.0 if args.think is None else args.think
-            report(asyncio.run(run(args.matches, args.plays, think, args.latency, database(0))),
-                   args.matches, think)
+            report(asyncio.run(run(matches, args.plays, think, args.latency, database(0))), matches, think)
             return
         think = 2.5 if args.think is None else args.think
         for n, matches in enumerate((25, 50, 75, 100, 125, 150, 200)):

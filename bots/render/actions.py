@@ -35,7 +35,8 @@ from ..service.errors import BadInput
 #: others of the stranger match ``table_id`` are never paired with the presser again).
 #: Under and on a stranger match: again (wait in the pool for the opponent of the finished
 #: 1-v-1 ``table_id``, who must press it too) and react (send the canned reaction ``arg``,
-#: a key of ``bots.service.REACTIONS``, to the others at ``table_id``).
+#: a key of ``bots.service.REACTIONS``, to the others at ``table_id``). top shows a
+#: leaderboard in place of the one pressed under (``arg`` "online": the online ladder).
 Verb = Literal[
     "join",
     "leave",
@@ -65,6 +66,7 @@ Verb = Literal[
     "block",
     "again",
     "react",
+    "top",
 ]
 VERBS: Final[frozenset[str]] = frozenset(get_args(Verb))
 #: The verbs of a lobby's buttons, of a hand's (a card, its plans, the confirm, back) and of

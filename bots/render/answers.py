@@ -1,5 +1,6 @@
 """Short answers: to a lobby press, for the presser alone (a Telegram toast, a Discord
-ephemeral reply), to ``/score`` while a match runs, and to ``/resign``.
+ephemeral reply), to a card's press where the preview is its answer (``preview_answer``),
+to ``/score`` while a match runs, and to ``/resign``.
 
 The lobby message itself follows at the chat's pace (a group's table is
 redrawn about every 3.4 s on Telegram), so the presser is told at once what the
@@ -11,10 +12,10 @@ else (Leave, another computer).
 
 from __future__ import annotations
 
-from ..i18n import Translator
+from ..i18n import Translator, card_label
 from ..i18n.words import deals_left, points_count, team_name
-from ..service.views import LobbyView, TableView
-from .common import scores_line, seat_name
+from ..service.views import HandView, LobbyView, TableView
+from .common import run_of, scores_line, seat_name
 from .markup import Line, Span, Text
 from .rendered import Rendered
 from .texts import _end_line
@@ -56,6 +57,40 @@ def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, p
     # TRANSLATORS: toast after joining a one-against-one lobby; {seat} of {seats}.
     return t.gettext("You are in: seat {seat} of {seats}.", seat=view.seats.index(seat) + 1,
                      seats=view.capacity)
+
+
+def preview_answer(hand: HandView, t: Translator) -> str | None:
+    """A selected card's preview in a few words, for the answer to its press (a Telegram
+    toast): what it would take (and a basra), or that it takes nothing; then that pressing it
+    again plays it, or that it is not the presser's turn yet. None when the card offers a
+    choice (several plans, or laying it instead of taking): that is chosen on the hand, a
+    button a plan.
+
+    >>> from bots.i18n import translator
+    >>> from bots.service.views import PlanOption, Preview
+    >>> class Hand:
+    ...     your_turn = True
+    ...     preview = Preview("7D", (PlanOption(1, ("5S", "2C"), (0, 1), True),), 1, False)
+    >>> preview_answer(Hand(), translator("en"))
+    '\\u20667♦\\u2069 takes \\u20665♠ 2♣\\u2069 · basra! Press \\u20667♦\\u2069 again to play it.'
+    """
+    preview = hand.preview
+    if preview is None or len(preview.plans) > 1 or (preview.plans and preview.can_lay):
+        return None
+    card = card_label(preview.card)
+    if preview.plans:
+        plan = preview.plans[0]
+        # TRANSLATORS: the answer to a card's press: what it would take, e.g. "7♦ takes 5♠ 2♣".
+        said = t.gettext("{card} takes {cards}", card=card, cards=run_of(plan.taken))
+        said += " · " + t.gettext("basra!") if plan.basra else "."
+    else:
+        said = t.gettext("{card} takes nothing: it stays on the floor.", card=card)
+    if not hand.your_turn:
+        then = t.gettext("Not your turn yet: you can look, not play.")
+    else:
+        # TRANSLATORS: after a card's preview in the answer to its press: a second press plays it.
+        then = t.gettext("Press {card} again to play it.", card=card)
+    return f"{said} {then}"
 
 
 def render_score(table: TableView, t: Translator) -> Rendered:

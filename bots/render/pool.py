@@ -165,12 +165,11 @@ def rematch_asked_text(t: Translator, name: str) -> str:
 
 
 def render_paired(view: PoolView, t: Translator) -> Rendered:
-    """The waiting message once an opponent was found: whom (display names), and that the
-    match follows below. No buttons: the search is over."""
-    names = listed(t, [user_text(name) for name in view.opponents], final=True) or "?"
+    """The waiting message once the match was found: whom (``found_lines``: the opponent; in
+    two against two the partner and the other team, display names only), and that the match
+    follows below. No buttons: the search is over."""
     return Rendered(Text.of(
-        # TRANSLATORS: {names} is the opponent's display name (two names in two against two).
-        Line.of(Span(t.gettext("Opponent found: {names}", names=names), bold=True)),
+        *found_lines(view, t),
         Line.of(t.gettext("Your match begins below: your cards come here with your turn.")),
     ))
 
@@ -214,10 +213,3 @@ def play_in_private_text(t: Translator, command: str) -> str:
     return t.gettext(
         "Playing someone online happens in our private chat: press the button to open it, then "
         "Start (or send {command} there).", command=command)
-
-
-def no_pairs_of_two_text(t: Translator, command: str) -> str:
-    """The play command asked for two against two, which the pool does not pair yet."""
-    return t.gettext(
-        "Finding a match of two against two is not offered yet. Send {command} to play someone one "
-        "against one.", command=command)

@@ -21,7 +21,6 @@ from ..render import (
     Rendered,
     render_error,
     render_help,
-    render_leaderboard,
     render_rules,
     render_settings,
     render_stats,
@@ -45,13 +44,15 @@ from .commands import GROUP_COMMANDS, PRIVATE_COMMANDS
 from .contents import escape
 from .keyboards import StartPayload, deep_link, inline_button
 from .pairing import Pairing
-from .presses import LEVEL_WORDS
+from .presses import LEVEL_WORDS, ladder_content
 from .replies import Context, person_of
 
 log = logging.getLogger(__name__)
 #: The help's key (``bots.render.info.COMMANDS``) of each Telegram command spelled otherwise.
 HELP_KEYS = {"newgame": "new"}
 MODES = {"1v1": "1v1", "2": "1v1", "2v2": "2v2", "4": "2v2"}
+#: What ``/top`` may be followed by to show the online ladder.
+ONLINE = "online"
 
 
 class Handlers(Pairing):
@@ -308,9 +309,15 @@ class Handlers(Pairing):
         await self.reply(message, render_stats(stats, t))
 
     async def top(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
+        """The leaderboard: the group's in a group, everyone's in private; ``/top online`` the
+        online ladder (the players of matches between strangers the pool paired). In private
+        a button under it shows the other one in its place."""
         t = await self.language(chat, person)
-        scope = None if message.chat.type == ChatType.PRIVATE else chat
-        await self.reply(message, render_leaderboard(await self.service.leaderboard(scope), t))
+        private = message.chat.type == ChatType.PRIVATE
+        online = any(arg.lower() == ONLINE for arg in args)
+        scope = None if private or online else chat
+        board = await self.service.leaderboard(scope, online=online)
+        await self.reply(message, ladder_content(board, t, switch=private))
 
     async def record(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
         """The chat's last finished match as a ``basra-record/1`` file, under the command."""

@@ -10,6 +10,9 @@ turn. A hand they ask for off turn ("My hand") stays live and follows the
 game. No hand message is ever deleted, so none disappears under a finger,
 and no old hand is ever sent again.
 
+At a stranger match the live hand also carries the canned reactions under its cards
+(``strangers``), which go with its buttons when it becomes a short line.
+
 The live message's reference is ``hand:<player>`` = ``[user, message, version,
 turn]`` (``turn``: it was sent for their turn), kept with the table.
 
@@ -30,11 +33,12 @@ from ..i18n import translator, user_text
 from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
 from ..render import render_turn_notice as turn_header
-from ..service import ClockWarning, HandView, HintView, YourTurn
+from ..service import ClockWarning, HandView, HintView, YourTurn, is_pool_chat
 from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, in_group, outcome_of
 from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
 from .outbox import Outcome as Sent_
+from .strangers import reaction_rows
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Coroutine, Hashable
@@ -54,9 +58,14 @@ NOTE_KEY: Final = "note:"
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
                  hint: HintView | None = None, web_app: str | None = None) -> Content:
     """A hand message: the hand (or the hint above it), with the turn notice on top when given,
-    and a button that opens the table as a Mini App at ``web_app`` (``bots.web``) when given."""
+    and a button that opens the table as a Mini App at ``web_app`` (``bots.web``) when given.
+    At a running stranger match, the canned reactions under the cards: the hand is written
+    anyway, so they cost no write of their own."""
     t = translator(lang)
     rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
+    if is_pool_chat(hand.table.chat_id) and hand.table.running:
+        reactions = reaction_rows(hand.table_id, t)
+        rendered = Rendered(rendered.text, rendered.buttons + reactions, rendered.mention)
     extra = []
     if web_app is not None and hand.table.running:
         # TRANSLATORS: button under a private hand: opens the table as a page inside Telegram.
@@ -157,6 +166,14 @@ class HandMessages:
             self._retired.popitem(last=False)
 
     # -- the live hand --------------------------------------------------------------------
+
+    async def is_live(self, hand: HandView, message_id: int) -> bool:
+        """Whether the hand message ``message_id`` of ``hand``'s player is their live hand (or
+        one sent after it that was not noted): not a short line, nor older than the live one."""
+        if (chat_number(hand.player_id), message_id) in self._retired:
+            return False
+        ref = (await self.refs(hand.table_id)).values.get(_key(hand))
+        return ref is None or ref[1] <= message_id
 
     async def show_hand(self, hand: HandView, lang: str, *, fresh: bool = False,
                   header: Rendered | None = None, from_message: int | None = None,

@@ -3,11 +3,18 @@ chat with the bot.
 
 ``/play`` (or a "Play someone" button: the welcome's, a practice result's, a stranger
 match's result) puts the person in the pool and posts their one waiting message
-(``Delivery.open_waiting``); its buttons stop the search, or, once the computer is offered,
-play it instead or keep waiting. They act on the presser alone and carry nobody's id
-(``bots.render.pool``), and only on the presser's current waiting message: a press on an
-older one gets the pool's refusal as its answer and changes nothing. Block, under a
-stranger match's result, names that match's table only.
+(``Delivery.open_waiting``); ``/play 2v2`` looks for three others instead, to play two
+against two with a partner the pool finds. The waiting message's buttons stop the search,
+or, once the computer is offered, play it instead or keep waiting. They act on the presser
+alone and carry nobody's id (``bots.render.pool``), and only on the presser's current
+waiting message: a press on an older one gets the pool's refusal as its answer and
+changes nothing.
+
+Under a stranger match's result, Block and Rematch (a 1-v-1's: wait in the pool for that
+same opponent, who must press it too; the waiting message names them by the display name
+the result shows) name that match's table only; so do the reactions on its hands and
+result (``bots.render.reactions``), whose press sends the canned words to the others at the
+match and is answered to the presser alone, in a toast.
 """
 
 from __future__ import annotations
@@ -19,16 +26,16 @@ from telegram.constants import ChatType
 
 from ..i18n import translator
 from ..render import Action
-from ..render.actions import POOL_VERBS
+from ..render.actions import POOL_VERBS, STRANGER_VERBS
 from ..render.pool import (
     blocked_text,
-    no_pairs_of_two_text,
     play_in_private_text,
+    rematch_asked_text,
     render_solo,
     render_stopped,
-    render_waiting,
 )
-from ..service import NotLooking, Person
+from ..render.reactions import reaction_sent_text
+from ..service import BadInput, NotLooking, Person
 from .keyboards import StartPayload, deep_link
 from .presses import without_verb
 from .privacy import Privacy
@@ -50,33 +57,52 @@ class Pairing(Privacy):
             button = InlineKeyboardButton(t.gettext("🎲 Play someone online"), url=url)
             await self.reply_text(message, play_in_private_text(t, PLAY), [[button]])
             return
-        if any(arg.lower() in TWO_AGAINST_TWO for arg in args):
-            await self.reply_text(message, no_pairs_of_two_text(t, PLAY))
-            return
-        await self.seek(person, chat)
+        mode = "2v2" if any(arg.lower() in TWO_AGAINST_TWO for arg in args) else "1v1"
+        await self.seek(person, chat, mode)
 
-    async def seek(self, person: Person, chat: str) -> None:
-        """Put ``person`` in the pool from their private chat ``chat``, and post their waiting
-        message (the pool's refusals go up: already looking, already playing)."""
-        view = await self.service.pool_join(person, chat)
+    async def seek(self, person: Person, chat: str, mode: str = "1v1") -> None:
+        """Put ``person`` in the pool from their private chat ``chat`` (``mode`` "1v1", or
+        "2v2"), and post their waiting message (the pool's refusals go up: already looking,
+        already playing)."""
+        view = await self.service.pool_join(person, chat, mode)
         self.delivery.open_waiting(view, person)
 
     async def _press(self, query: CallbackQuery, message: Message | None, person: Person,
                      chat: str | None) -> bool:
         action = Action.decode(query.data or "")
-        if action.verb not in POOL_VERBS:
+        if action.verb not in POOL_VERBS | STRANGER_VERBS:
             return await super()._press(query, message, person, chat)
         own = self._own_private(message, person)
         here = self.delivery.moves.service_id(own.chat_id)
         if action.verb == "seek":
             await self.seek(person, here)
             return False
+        if action.verb == "react":
+            key = action.arg or ""
+            await self.service.react(action.table_id, person, key)
+            return await self._answer(query, reaction_sent_text(await self.language(here, person), key))
+        if action.verb == "again":
+            return await self._again(query, person, here, action.table_id)
         if action.verb == "block":
             names = await self.service.pool_block(person, action.table_id)
-            self.delivery.drop_buttons(own.chat_id, own.message_id, keep=without_verb(own, "block"))
+            # Who will not be met again is offered neither a rematch nor a word to them.
+            kept = without_verb(own, "block", *STRANGER_VERBS)
+            self.delivery.drop_buttons(own.chat_id, own.message_id, keep=kept)
             return await self._answer(query, blocked_text(await self.language(here, person), names))
         await self._waiting_press(own, person, here, action.verb)
         return False
+
+    async def _again(self, query: CallbackQuery, person: Person, here: str, table_id: str) -> bool:
+        """Rematch under a finished stranger 1-v-1's result: wait in the pool for that same
+        opponent, whom the waiting message posted below names by the display name the result
+        shows; the match begins once they press it too (the pool's refusals go up)."""
+        table = await self.service.table(table_id)
+        others = [s.name or "" for s in table.seats if s.player_id not in (None, person.player_id)]
+        if len(others) != 1 or table.seat_of(person.player_id) is None:
+            raise BadInput(f"table {table_id!r} is no stranger 1-v-1 of this presser")
+        view = await self.service.pool_rematch(person, here, table_id)
+        self.delivery.open_waiting(view, person, rematch=others[0])
+        return await self._answer(query, rematch_asked_text(translator(view.lang), others[0]))
 
     async def _waiting_press(self, own: Message, person: Person, here: str, verb: str) -> None:
         """Cancel, Keep waiting or Play the computer, on the presser's current waiting message."""
@@ -92,8 +118,7 @@ class Pairing(Privacy):
             self.delivery.show_waiting(view, render_stopped(t, PLAY), final=True, message_id=pressed)
         elif verb == "wait":
             view = await self.service.pool_keep_waiting(person)
-            t = translator(view.lang)
-            self.delivery.show_waiting(view, render_waiting(view, t), message_id=pressed)
+            self.delivery.show_waiting(view, self.delivery.render_waiting(view), message_id=pressed)
         else:
             view = await self.service.pool_computer(person)
             t = translator(view.lang)

@@ -4,6 +4,16 @@ A hand button counts only in the presser's own private chat, so a forged
 press can never draw a hand in a group. The service checks the rest (the
 seat, the turn, the view's version); a refusal is a short alert, with the
 fresh view drawn where it belongs.
+
+A card's press previews it, and only a confirm plays it. At a match played in a private
+chat (practice, or a stranger match), where a chat takes about one write a second, the
+preview of a card with one outcome is the press's answer (a toast, which costs no write:
+what it takes, or that it takes nothing), and a second press on the same card of the same
+hand, within ``CONFIRM_SECONDS``, is its confirm. Another card pressed in between (or the
+hint), a newer hand, or the time passing, disarms it. A card with a choice (several plans, or
+laying it instead) is previewed in the hand as in a group's match, its plans a button
+each, and confirmed with Play. Which card a player armed is known to the process that
+answered the press: a second press that reaches another process is previewed again.
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
@@ -19,22 +30,27 @@ from telegram.error import NetworkError, TelegramError
 
 from core import BasraError
 
-from ..i18n import N_, SUPPORTED, translator
+from ..i18n import N_, SUPPORTED, Translator, translator
+from ..metrics import Metrics
 from ..render import (
     Action,
+    Button,
+    Rendered,
     render_error,
+    render_leaderboard,
     render_lobby,
     render_moved,
     render_settings,
     render_table,
 )
 from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS, is_number
-from ..render.answers import lobby_answer
+from ..render.answers import lobby_answer, preview_answer
 from ..render.records import record_caption
 from ..service import (
     AlreadyPlaying,
     BadInput,
     HandView,
+    LeaderboardView,
     LobbyView,
     NotAdmin,
     NotSaved,
@@ -42,11 +58,14 @@ from ..service import (
     ServiceError,
     StaleView,
     TableView,
+    is_pool_chat,
     player_id,
     raw_id,
 )
-from .contents import content_of, escape
+from .contents import content_of, escape, is_private
+from .delivery import Delivery
 from .keyboards import StartPayload, deep_link
+from .outbox import Content
 from .replies import Context, Replies, person_of, short
 
 log = logging.getLogger(__name__)
@@ -55,6 +74,32 @@ log = logging.getLogger(__name__)
 #: press answerable for some seconds; a timed-out answer that did arrive is refused harmlessly).
 ANSWER_RETRIES = (0.1, 0.5)
 LEVEL_WORDS = ("beginner", "strong", "expert")
+#: How long after its preview's toast a second press on the same card plays it.
+CONFIRM_SECONDS = 10.0
+#: Past this many armed cards kept, the expired ones are dropped.
+ARMED_KEPT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Armed:
+    """A card whose preview was its press's answer, on hand message ``message_id`` at table
+    version ``version``: a second press on it plays ``plan``, the one the preview told."""
+
+    message_id: int
+    version: int
+    card: str
+    plan: int | None
+    at: float
+
+    def confirmed_by(self, message_id: int, action: Action, now: float) -> bool:
+        """Whether ``action``, pressed on ``message_id`` at ``now``, is this card's second press."""
+        return (action.verb == "card" and action.card == self.card and action.version == self.version
+                and message_id == self.message_id and now - self.at <= CONFIRM_SECONDS)
+
+
+def in_private(hand: HandView) -> bool:
+    """Whether ``hand``'s match is played in a private chat: practice, or a stranger match."""
+    return is_pool_chat(hand.table.chat_id) or is_private(hand.table.chat_id)
 
 
 class Acknowledgement:
@@ -84,6 +129,11 @@ def sent_by_bot(message: Message) -> bool:
 
 class Presses(Replies):
     """The button half of the handlers."""
+
+    def __init__(self, delivery: Delivery, metrics: Metrics | None = None) -> None:
+        super().__init__(delivery, metrics)
+        #: The cards a second press would play, by (player, table) (``Armed``).
+        self._armed: dict[tuple[str, str], Armed] = {}
 
     async def press(self, update: Update, context: Context) -> None:
         query = update.callback_query
@@ -148,6 +198,8 @@ class Presses(Replies):
             return await self._lobby_press(query, message, person, chat, action)
         if action.verb in SETTING_VERBS:
             return await self._setting_press(query, message, person, chat, action)
+        if action.verb == "top":
+            return await self._top_press(message, person, chat, action)
         raise BadInput(f"unknown verb {action.verb}")
 
     def _own_private(self, message: Message | None, person: Person) -> Message:
@@ -163,6 +215,10 @@ class Presses(Replies):
                           action: Action) -> bool:
         own = self._own_private(message, person)
         table, me = action.table_id, person.player_id
+        armed = self._armed.pop((me, table), None)
+        if armed is not None and armed.confirmed_by(own.message_id, action, time.monotonic()):
+            # The same card again, its preview told in the first press's answer: the confirm.
+            action = Action("play", table, armed.version, card=armed.card, plan=armed.plan)
         if action.verb == "play":
             if action.card is None:
                 raise BadInput("confirm without a card")
@@ -182,9 +238,25 @@ class Presses(Replies):
             # A preview changes nothing, but one drawn on an outdated hand would mislead.
             raise StaleView(fresh=await self.service.hand(table, me))
         lang = await self.service.language(hand.table.chat_id, person)
+        told = preview_answer(hand, translator(lang)) if action.verb == "card" and in_private(hand) else None
+        preview = hand.preview
+        if told is not None and preview is not None and await self.delivery.is_live(hand, own.message_id):
+            # The preview is the answer, and the hand stays as it is: no write.
+            if hand.your_turn:
+                armed = Armed(own.message_id, hand.version, preview.card, preview.selected, time.monotonic())
+                self._arm((me, table), armed)
+            return await self._answer(query, told)
         if not await self.delivery.show_hand(hand, lang, from_message=own.message_id):
             return await self._answer(query, render_moved(translator(lang)).plain())
         return await self._answer(query)
+
+    def _arm(self, key: tuple[str, str], armed: Armed) -> None:
+        """Note the card a second press would play (``Armed``)."""
+        kept = self._armed
+        if len(kept) > ARMED_KEPT:
+            for old in [k for k, a in kept.items() if armed.at - a.at > CONFIRM_SECONDS]:
+                del kept[old]
+        kept[key] = armed
 
     async def _refused(self, query: CallbackQuery, message: Message | None, person: Person,
                        chat: str | None, error: ServiceError) -> bool:
@@ -309,6 +381,18 @@ class Presses(Replies):
         self.delivery.edit(message.chat_id, message.message_id, content_of(render_settings(view, t)))
         return False
 
+    async def _top_press(self, message: Message | None, person: Person, chat: str | None,
+                         action: Action) -> bool:
+        """The switch under ``/top`` in a private chat: everyone's leaderboard and the online
+        ladder take each other's place in the same message."""
+        if message is None or chat is None or message.chat.type != ChatType.PRIVATE:
+            raise BadInput("a leaderboard switch outside a private chat")
+        online = action.arg == "online"
+        board = await self.service.leaderboard(None, online=online)
+        t = await self.language(chat, person)
+        self.delivery.edit(message.chat_id, message.message_id, ladder_content(board, t, switch=True))
+        return False
+
     async def _is_admin(self, message: Message, person: Person) -> bool:
         """Whether the presser is one of the group's admins (asked of Telegram at each change)."""
         member = await message.get_bot().get_chat_member(message.chat_id, int(raw_id(person.player_id)))
@@ -320,6 +404,7 @@ class Presses(Replies):
         The press gets a plain answer: the hint is read once, in the message, not again in an
         alert that needs a tap to close."""
         own = self._own_private(message, person)
+        self._armed.pop((person.player_id, action.table_id), None)
         hint = await self.service.hint(action.table_id, person.player_id)
         if hint.version != action.version:
             raise StaleView(fresh=await self.service.hand(action.table_id, person.player_id))
@@ -329,15 +414,33 @@ class Presses(Replies):
         return await self._answer(query)
 
 
-def without_verb(message: Message, verb: str) -> InlineKeyboardMarkup | None:
-    """The message's keyboard without the buttons of ``verb`` (None when nothing is left)."""
+def ladder_content(board: LeaderboardView, t: Translator, *, switch: bool) -> Content:
+    """A leaderboard; with ``switch`` (a private chat), a button under it that shows the other
+    one in its place: the online ladder (matches between players the bot paired online), or
+    everyone's."""
+    rendered = render_leaderboard(board, t)
+    if not switch:
+        return content_of(rendered)
+    if board.online:
+        # TRANSLATORS: button under the online ladder: show everyone's leaderboard instead.
+        button = Button(t.gettext("🏆 Leaderboard"), Action("top", arg="all"))
+    else:
+        # TRANSLATORS: button under the leaderboard in a private chat: show the online ladder
+        # (matches between players the bot paired online) instead.
+        button = Button(t.gettext("🌐 Online ladder"), Action("top", arg="online"))
+    return content_of(Rendered(rendered.text, ((button,),)))
+
+
+def without_verb(message: Message, *verbs: str) -> InlineKeyboardMarkup | None:
+    """The message's keyboard without the buttons of ``verbs`` (None when nothing is left)."""
     markup = message.reply_markup
     if markup is None:
         return None
 
     def other(button: InlineKeyboardButton) -> bool:
         data = button.callback_data
-        return not (isinstance(data, str) and data.split("|")[1:2] == [verb])
+        fields = data.split("|") if isinstance(data, str) else []
+        return not (len(fields) > 1 and fields[1] in verbs)
 
     rows = [[b for b in row if other(b)] for row in markup.inline_keyboard]
     kept = [row for row in rows if row]

@@ -105,7 +105,9 @@ class Replies:
         if len(asked) > REPEATS_KEPT:
             for key in [k for k, at in asked.items() if now - at >= REPEAT_WINDOW]:
                 del asked[key]
-        key = (message.chat_id, person.player_id, command)
+        # /top and /top online are two boards: a person may ask for each.
+        board = command == "top" and "online" in (message.text or "").lower().split()[1:]
+        key = (message.chat_id, person.player_id, f"{command} online" if board else command)
         last = asked.get(key)
         if last is not None and now - last < REPEAT_WINDOW:
             return True

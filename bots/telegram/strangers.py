@@ -9,13 +9,21 @@ earlier never overwrites a later one: a search that ended (stopped, found, the c
 chosen) stays ended whatever a wave read before. Its reference goes to the pool
 (``TableService.pool_message``), so that a restarted bot edits the same message.
 
+A search for two against two says so; once found, its message names the partner apart from
+the other team. Rematch under a stranger 1-v-1's result opens a search for that one
+opponent, whose display name its message shows instead of how many look (kept with the
+message's reference, so that a restarted bot still names them).
+
 A stranger match (``ids.is_pool_chat``) has no chat: its public notices come as
 ``ForSeat``, one per person, in that person's language. Hands go as in any match (the
 cards at the start, a new hand message with each turn, which shows the floor and the last
-play); the table itself is shown nowhere, so nothing is drawn for it; a round's end (its
-last picture and its points) and the match's result are posted in each person's private
-chat, the result with a new search and Block under it. Nothing here reads a stranger
-match's chat id as a Telegram chat.
+play, with the canned reactions under its cards); the table itself is shown nowhere, so
+nothing is drawn for it; a round's end (its last picture and its points) and the match's
+result are posted in each person's private chat, the result with Rematch (a 1-v-1's), a
+new search, Block and the reactions that suit a match's end under it. A reaction another
+sent (``Reacted``) is one short line in the reader's chat: the sender's display name and
+the words, nothing else of them. Nothing here reads a stranger match's chat id as a
+Telegram chat.
 """
 
 from __future__ import annotations
@@ -24,10 +32,11 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ..i18n import translator
+from ..i18n import Translator, translator
 from ..outbound import SKIPPED, Outcome
-from ..render import Rendered, render_notice, stacked
-from ..render.pool import render_paired, render_waiting
+from ..render import Button, Rendered, render_notice, stacked
+from ..render.pool import rematch_button, render_paired, render_waiting
+from ..render.reactions import reaction_row, render_reacted
 from ..service import (
     ClockWarning,
     ForSeat,
@@ -41,6 +50,7 @@ from ..service import (
     PoolOffer,
     PoolPaired,
     PoolView,
+    Reacted,
     RoundEnded,
     ServiceError,
     TableSetAside,
@@ -48,7 +58,7 @@ from ..service import (
     YourTurn,
     raw_id,
 )
-from .contents import FIRST, REPLY, chat_number, content_of, outcome_of
+from .contents import ASIDE, FIRST, REPLY, chat_number, content_of, outcome_of
 from .outbox import Content
 from .outbox import Outcome as Sent_
 
@@ -63,6 +73,33 @@ log = logging.getLogger(__name__)
 #: The reference of the result posted to one person of a stranger match (``END_KEY`` +
 #: their id): posted once, whatever is delivered again after a restart.
 END_KEY: Final = "pool end:"
+#: What the pool keeps of a waiting message (``PoolView.message``): where it is, and whom a
+#: rematch waits for (a display name, as the match showed it).
+CHAT: Final = "chat"
+MESSAGE: Final = "message"
+REMATCH: Final = "rematch"
+#: The reactions under a stranger match's result: those that suit its end.
+AT_THE_END: Final = ("good_game", "thanks")
+
+
+def reaction_rows(table_id: str, t: Translator, keys: Sequence[str] | None = None
+                  ) -> tuple[tuple[Button, ...], ...]:
+    """The reactions (``keys`` of them, else all) as buttons two to a row: under a hand's
+    cards, or a result's buttons, where four in one row would cut their words short."""
+    row = [b for b in reaction_row(table_id, t) if keys is None or b.action.arg in keys]
+    return tuple(tuple(row[i : i + 2]) for i in range(0, len(row), 2))
+
+
+def render_stranger_result(notice: MatchEnded) -> Rendered:
+    """A stranger match's result, for one person: Rematch on a row of its own (a 1-v-1's),
+    then a new search and Block, then the reactions that suit a match's end."""
+    t = translator(notice.lang)
+    drawn = render_notice(notice)
+    rematch = rematch_button(notice.result, t)
+    rows = (((rematch,),) if rematch is not None else ()) + drawn.buttons
+    if notice.result.reason != "expired":
+        rows += reaction_rows(notice.table_id, t, AT_THE_END)
+    return Rendered(drawn.text, rows, drawn.mention)
 
 
 def private_chat(view: PoolView) -> int:
@@ -96,19 +133,46 @@ class StrangerMessages:
         #: Each searcher's waiting message as this process sent it (user → message id), while
         #: their search lasts: the reference before the pool has it, and after.
         self._waiting: dict[int, int] = {}
+        #: Whom each rematch under way waits for, as this process knows it (user → the
+        #: opponent's display name).
+        self._rematches: dict[int, str] = {}
+        #: Reactions delivered so far: each is a message of its own (its write's key).
+        self._reactions = 0
 
     # -- waiting messages -------------------------------------------------------------------
 
-    def open_waiting(self, view: PoolView, person: Person) -> None:
-        """Post the waiting message of a search just begun; its reference goes to the pool."""
-        self._waiting.pop(private_chat(view), None)  # a search of its own: a message of its own
-        self.show_waiting(view, render_waiting(view, translator(view.lang)), person=person)
+    def open_waiting(self, view: PoolView, person: Person, *, rematch: str | None = None) -> None:
+        """Post the waiting message of a search just begun; its reference goes to the pool.
+        ``rematch``: the display name of the one opponent the search waits for (Rematch under
+        a stranger match's result)."""
+        user = private_chat(view)
+        self._waiting.pop(user, None)  # a search of its own: a message of its own
+        if rematch is None:
+            self._rematches.pop(user, None)
+        else:
+            self._rematches[user] = rematch
+        self.show_waiting(view, self.render_waiting(view), person=person)
+
+    def rematch_of(self, view: PoolView) -> str | None:
+        """Whom ``view``'s search waits for, when it is a rematch (a display name)."""
+        user = private_chat(view)
+        known = self._rematches.get(user)
+        if known is not None:
+            return known
+        noted = view.message or {}
+        stored = noted.get(REMATCH) if noted.get(CHAT) == user else None
+        return stored if isinstance(stored, str) else None
+
+    def render_waiting(self, view: PoolView, *, resumed: bool = False) -> Rendered:
+        """The waiting message of ``view``'s search, in its reader's language: how it goes, or
+        whom a rematch waits for."""
+        return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view))
 
     def waiting_message(self, view: PoolView) -> int | None:
         """The message that shows ``view``'s search, when known."""
         user = private_chat(view)
         noted = view.message or {}
-        stored = noted.get("message") if noted.get("chat") == user else None
+        stored = noted.get(MESSAGE) if noted.get(CHAT) == user else None
         return self._waiting.get(user) or (stored if isinstance(stored, int) else None)
 
     async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
@@ -121,9 +185,9 @@ class StrangerMessages:
                 if isinstance(notice, PoolPaired):
                     self.show_waiting(view, render_paired(view, t), final=True, news=True)
                 elif isinstance(notice, PoolOffer):
-                    self.show_waiting(view, render_waiting(view, t), news=True)
+                    self.show_waiting(view, self.render_waiting(view), news=True)
                 elif isinstance(notice, PoolLooking):
-                    self.show_waiting(view, render_waiting(view, t, resumed=notice.resumed),
+                    self.show_waiting(view, self.render_waiting(view, resumed=notice.resumed),
                                       news=notice.resumed)
             except Exception:
                 log.exception("could not queue a %s notice", notice.kind)
@@ -139,6 +203,7 @@ class StrangerMessages:
         known = message_id or self.waiting_message(view)
         if final:
             self._waiting.pop(user, None)
+            self._rematches.pop(user, None)
         if known is None:
             self._post_waiting(view, content, final=final, person=person)
             return
@@ -166,7 +231,9 @@ class StrangerMessages:
                 return outcome_of(await self.outbox.edit(user, known, content))
             return await self._send_waiting(view, content, final=final, person=person)
 
-        self.put(("pool", user), user, run, urgent=True, order=REPLY, label="waiting")
+        # A search that ended ("your match begins below") goes before the match's first
+        # messages, which the same wave queued.
+        self.put(("pool", user), user, run, urgent=True, order=FIRST if final else REPLY, label="waiting")
 
     async def _send_waiting(self, view: PoolView, content: Content, *, final: bool,
                             person: Person | None) -> Outcome:
@@ -175,12 +242,15 @@ class StrangerMessages:
         if sent.message_id is not None and not final:
             self._waiting[user] = sent.message_id
             searcher = person or Person(view.player_id, "")
-            self._background(self._note_waiting(searcher, user, sent.message_id))
+            self._background(self._note_waiting(searcher, user, sent.message_id, self._rematches.get(user)))
         return outcome_of(sent)
 
-    async def _note_waiting(self, person: Person, user: int, message_id: int) -> None:
+    async def _note_waiting(self, person: Person, user: int, message_id: int, rematch: str | None) -> None:
+        reference: dict[str, object] = {CHAT: user, MESSAGE: message_id}
+        if rematch is not None:
+            reference[REMATCH] = rematch
         try:
-            await self.service.pool_message(person, {"chat": user, "message": message_id})
+            await self.service.pool_message(person, reference)
         except ServiceError as error:
             log.warning("a waiting message's reference was not kept: %s", type(error).__name__)
 
@@ -214,6 +284,8 @@ class StrangerMessages:
                     await self.turn(refs, notice)
                 elif isinstance(notice, ClockWarning):
                     self.warn(notice)
+                elif isinstance(notice, Reacted):
+                    self.reacted(notice)
             except Exception:
                 log.exception("could not queue a %s notice of table %s", notice.kind, table_id)
 
@@ -238,7 +310,7 @@ class StrangerMessages:
             parts.append(render_notice(ended))
         result = next((n for n in inner if isinstance(n, MatchEnded)), None)
         if result is not None:
-            parts.append(render_notice(result))
+            parts.append(render_stranger_result(result))
             self._post_once(table_id, refs, player_id, user, content_of(stacked(*parts)))
         elif parts:
             round_no = rounds[-1].result.round_no
@@ -262,8 +334,19 @@ class StrangerMessages:
 
         self.put(("pool end", table_id, player_id), user, run, urgent=True, order=FIRST, label="match end")
 
-    def _post(self, user: int, content: Content, *, key: tuple[Any, ...], label: str) -> None:
+    def _post(self, user: int, content: Content, *, key: tuple[Any, ...], label: str, order: int = FIRST,
+              urgent: bool = True) -> None:
         async def run() -> Outcome:
             return outcome_of(await self.outbox.send(user, content))
 
-        self.put(key, user, run, urgent=True, order=FIRST, label=label)
+        self.put(key, user, run, urgent=urgent, order=order, label=label)
+
+    def reacted(self, notice: Reacted) -> None:
+        """A reaction another person at the match sent: one short message in the reader's
+        private chat (their display name and the words), paced like the chat's other writes,
+        behind the hands."""
+        user = chat_number(notice.player_id)  # the reader's private chat has their user id
+        content = content_of(render_reacted(notice))
+        self._reactions += 1
+        self._post(user, content, key=("reacted", notice.table_id, notice.player_id, self._reactions),
+                   label="reaction", order=ASIDE, urgent=False)

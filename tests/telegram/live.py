@@ -134,6 +134,23 @@ async def press_when_shown(server: FakeTelegram, app: Any, user: FakeUser, verb:
     return (answer.finished_at or answer.at) - (record.delivered_at or record.created_at)
 
 
+async def play_when_shown(server: FakeTelegram, app: Any, user: FakeUser, version: int) -> float:
+    """Press a card as soon as the hand shows it, then its confirm: Play, once the preview is
+    drawn in the hand, or the same card again when the press's answer told the preview (a
+    match played in a private chat). Returns how long the confirm waited for its answer."""
+    message, data = await when_ready(lambda: live_button(server, user, "card", version))
+    update = server.user_presses(user, message, data)
+    await server.deliver(app, update)
+    answer = server.callback_answer(update)
+    if answer is not None and answer.text and not answer.show_alert:
+        confirm = server.user_presses(user, message, data)
+        await server.deliver(app, confirm)
+        [call] = [c for c in server.calls_for(confirm) if c.method == "answerCallbackQuery"]
+        record = server.updates[confirm.update_id]
+        return (call.finished_at or call.at) - (record.delivered_at or record.created_at)
+    return await press_when_shown(server, app, user, "play", version)
+
+
 async def when_ready(check: Any, timeout: float = 10.0) -> Any:
     """Poll ``check()`` until it returns something (a person looking at their screen)."""
     end = time.perf_counter() + timeout

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bots.service import ManualClock, SystemClock, TableView
 from tests.fakes import CallbackQueryRecord, FakeChat, FakeTelegram, FakeUser
-from tests.telegram.live import WRITES, Timeline, never_older, press_when_shown
+from tests.telegram.live import WRITES, Timeline, never_older, play_when_shown, press_when_shown
 from tests.telegram.world import QUIET, World, ids, start_match
 
 ACK_BOUND = 0.5  # seconds: the answer to a press never waits for a message
@@ -156,8 +156,7 @@ async def test_a_2v2_practice_with_three_computers_keeps_up(database: Path) -> N
                 if table.to_move == table.seat_of(f"tg:{alice.id}").seat:  # type: ignore[union-attr]
                     break
                 await asyncio.sleep(0.01)
-            await press_fast(world, alice, "card", table.version)
-            await press_fast(world, alice, "play", table.version)
+            await play_when_shown(server, world.app, alice, table.version)
         await world.basra.service.resign_in_chat(f"tg:{alice.id}", f"tg:{alice.id}")
         await world.basra.idle()
     turns = timeline.turn_lags(server, ids(alice))

@@ -28,6 +28,9 @@ POOL = dataclasses.replace(QUIET, heartbeat_seconds=1.0, pool_wave_seconds=2.0, 
 TARGET = 60
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 CALLBACK_DATA = re.compile(r'"callback_data": "([^"]*)"')
+#: The buttons under a stranger 1-v-1's result, by verb: Rematch, Play someone again, Block,
+#: and two reactions (good game, thanks).
+RESULT_VERBS = ["again", "seek", "block", "react", "react"]
 
 
 def short_match(players: int, rules: Rules) -> Match:
@@ -194,7 +197,10 @@ async def test_two_strangers_are_paired_and_play_a_rated_match_each_in_their_own
             result = shown[-1]
             assert over in result.text and rating in result.text
             assert bool(ARABIC.search(result.text.replace("بدر", ""))) == (user is badr)
-            assert verbs(result) == ["seek", "block"]  # never a Rematch: its lobby would open nowhere
+            # The pool's rematch (never a lobby's, which would open nowhere), a new search, Block,
+            # and the reactions that suit a match's end.
+            assert verbs(result) == RESULT_VERBS
+            assert world.buttons(result, "again") == [f"b1|again|{table.table_id}|{done.version}"]
             assert sum(round_over in m.text for m in shown) == 1  # round 1's points, posted once
             assert all(m.message_id < result.message_id for m in world.hand_messages(user))
             assert not any(world.buttons(m, "card") for m in shown)  # no live hand is left
@@ -310,7 +316,7 @@ async def test_resign_in_private_resigns_the_stranger_match(server: FakeTelegram
         assert not done.running and done.status == "finished"
         result = result_of(world, amal)
         assert "\u2068Amal\u2069 won!" in result.text and "\u2068بدر\u2069 resigned." in result.text
-        assert verbs(result) == ["seek", "block"]
+        assert verbs(result) == RESULT_VERBS
 
 
 async def test_block_keeps_two_apart_for_good(server: FakeTelegram, database: Path) -> None:
@@ -377,7 +383,7 @@ async def test_a_restarted_bot_edits_the_same_waiting_message_and_goes_on_with_t
             assert len(server.messages(server.private_chat(user), bot_only=True)) == privates[user.id]
         await play_stranger_match(third, table.table_id, users)
         for user in (amal, badr):
-            assert verbs(server.last_message(server.private_chat(user))) == ["seek", "block"]
+            assert verbs(server.last_message(server.private_chat(user))) == RESULT_VERBS
 
 
 async def test_play_in_a_group_points_to_the_private_chat(server: FakeTelegram, database: Path) -> None:
@@ -393,15 +399,6 @@ async def test_play_in_a_group_points_to_the_private_chat(server: FakeTelegram, 
 
         await world.send(amal, None, "/start play")  # the button opens the private chat: Start
         assert waiting(world, amal).button_data() == ["b1|unseek||0"]
-
-
-async def test_play_two_against_two_is_not_offered_yet(server: FakeTelegram, database: Path) -> None:
-    amal, _ = people(server)
-    async with pool_world(server, database) as world:
-        await world.send(amal, None, "/play 2v2")
-        answer = server.last_message(server.private_chat(amal))
-        assert answer.text.startswith("Finding a match of two against two is not offered yet.")
-        assert await state_of(world, amal) is None
 
 
 @pytest.mark.parametrize("where", ["welcome", "practice result"])

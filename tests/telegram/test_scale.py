@@ -197,14 +197,22 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
             continue
         mover, hand = found
         card = data_for(hand, "card")
+        told = False
         if data_for(hand, "play") is None and card is not None:
             table.presses += 1
-            front.press(mover, hand, card)
+            pressed = server.user_presses(mover, hand, card)
+            server.queue_update(pressed)
+            assert pressed.callback_query is not None
+            asked = server.callback_queries[pressed.callback_query.id]
             try:
-                await until("the preview", lambda h=hand: data_for(h, "play") or not h.button_data(), 4.0)
+                # Drawn in the hand (a group's match), or told in the answer (practice).
+                await until("the preview", lambda h=hand, q=asked: data_for(h, "play") or not h.button_data()
+                            or (q.answer is not None and q.answer.text and not q.answer.show_alert), 4.0)
             except AssertionError:
                 continue  # not answered: pressed again
-        confirm = data_for(hand, "play")
+            told = data_for(hand, "play") is None and asked.answer is not None and bool(asked.answer.text)
+        # The same card again confirms a preview told in the press's answer.
+        confirm = card if told else data_for(hand, "play")
         if confirm is None:
             continue
         table.presses += 1

@@ -124,14 +124,20 @@ class World:
         return await self.press(user, message, self.buttons(message, verb)[index])
 
     async def play_any(self, user: FakeUser) -> None:
-        """Press the first card of the user's hand, then confirm."""
+        """Press the first card of the user's hand, then confirm: with Play when the preview is
+        drawn in the hand, or with the same card again when the press's answer told it (a
+        match played in a private chat)."""
         for _ in range(6):  # a preview lost to a flood error is pressed again, as a person would
             hand = self.hand_message(user)
             if self.buttons(hand, "play"):  # a preview is open: confirm it
                 await self.press(user, hand, self.buttons(hand, "play")[0])
                 return
             if self.buttons(hand, "card"):
-                await self.press(user, hand, self.buttons(hand, "card")[0])
+                card = self.buttons(hand, "card")[0]
+                pressed = await self.press(user, hand, card)
+                if told_preview(self.server, pressed) and card in hand.button_data():
+                    await self.press(user, hand, card)
+                    return
             else:
                 await self.press(user, hand, self.buttons(hand, "back")[0])
         raise AssertionError(f"{user} cannot get a preview to confirm")
@@ -167,6 +173,14 @@ class World:
             plays += 1
             assert plays < limit, "the match does not end"
         return plays
+
+
+def told_preview(server: FakeTelegram, pressed: Update) -> bool:
+    """Whether a card's press was answered with its preview (a toast that says a second press
+    plays it), the hand left as it was."""
+    answer = server.callback_answer(pressed)
+    return answer is not None and not answer.show_alert and bool(answer.text) and (
+        "again to play it" in (answer.text or "") or "مرة أخرى لتلعبها" in (answer.text or ""))
 
 
 def buttons_with(message: FakeMessage, verb: str) -> list[str]:
