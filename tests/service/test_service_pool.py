@@ -70,6 +70,16 @@ def private(person: Person) -> str:
     return person.player_id  # a person's private chat has their own id on Telegram
 
 
+async def seated_pair(pool: TableService, tg: PoolPlatform) -> str:
+    """Alice and Badr look for someone, a wave pairs them: their table's id."""
+    for person in (ALICE, BADR):
+        await pool.pool_join(person, private(person))
+    assert await pool.pool_wave() == 1
+    table_id = tg.told[-1].view.table_id
+    assert table_id is not None
+    return table_id
+
+
 async def test_two_people_are_paired_at_a_rated_match_each_in_their_own_chat_and_language(
     pool: TableService, tg: PoolPlatform, clock: ManualClock, store: Store
 ) -> None:
@@ -172,11 +182,7 @@ async def test_nobody_plays_twice_nor_cancels_a_match_begun(pool: TableService) 
 async def test_the_same_two_wait_apart_and_a_block_keeps_them_apart(
     pool: TableService, clock: ManualClock, tg: PoolPlatform
 ) -> None:
-    for person in (ALICE, BADR):
-        await pool.pool_join(person, private(person))
-    await pool.pool_wave()
-    table_id = tg.told[-1].view.table_id
-    assert table_id is not None
+    table_id = await seated_pair(pool, tg)
     await pool.resign(table_id, ALICE.player_id)
     for person in (ALICE, BADR):
         await pool.pool_join(person, private(person))
@@ -274,11 +280,7 @@ async def test_a_telegram_person_and_a_discord_person_play_each_on_their_own_pla
 async def test_a_rematch_waits_for_that_same_opponent_who_must_press_it_too(
     pool: TableService, tg: PoolPlatform
 ) -> None:
-    for person in (ALICE, BADR):
-        await pool.pool_join(person, private(person))
-    await pool.pool_wave()
-    table_id = tg.told[-1].view.table_id
-    assert table_id is not None
+    table_id = await seated_pair(pool, tg)
     await pool.resign(table_id, BADR.player_id)
     await pool.pool_rematch(ALICE, private(ALICE), table_id)
     await pool.pool_join(CARLA, private(CARLA))
@@ -313,11 +315,7 @@ async def test_four_people_asking_for_2v2_sit_at_one_table_as_two_teams(
 async def test_strangers_exchange_canned_reactions_a_few_a_minute(
     pool: TableService, tg: PoolPlatform, clock: ManualClock
 ) -> None:
-    for person in (ALICE, BADR):
-        await pool.pool_join(person, private(person))
-    await pool.pool_wave()
-    table_id = tg.told[-1].view.table_id
-    assert table_id is not None
+    table_id = await seated_pair(pool, tg)
     for reaction in ("good_luck", "well_played", "thanks"):
         await pool.react(table_id, ALICE, reaction)
     reacted = [n for n in tg.notices if isinstance(n, Reacted)]
@@ -338,11 +336,7 @@ async def test_strangers_exchange_canned_reactions_a_few_a_minute(
 async def test_who_abandons_matches_often_is_paired_with_others_who_do(
     pool: TableService, tg: PoolPlatform, clock: ManualClock, store: Store
 ) -> None:
-    for person in (ALICE, BADR):
-        await pool.pool_join(person, private(person))
-    await pool.pool_wave()
-    table_id = tg.told[-1].view.table_id
-    assert table_id is not None
+    table_id = await seated_pair(pool, tg)
     await pool.resign(table_id, ALICE.player_id)
     assert await store.abandons([ALICE.player_id, BADR.player_id], clock.now() - 60) == {ALICE.player_id: 1}
     for n in range(2):
@@ -363,11 +357,7 @@ async def test_who_abandons_matches_often_is_paired_with_others_who_do(
 async def test_the_online_ladder_lists_the_players_of_stranger_matches_only(
     pool: TableService, tg: PoolPlatform, clock: ManualClock
 ) -> None:
-    for person in (ALICE, BADR):
-        await pool.pool_join(person, private(person))
-    await pool.pool_wave()
-    table_id = tg.told[-1].view.table_id
-    assert table_id is not None
+    table_id = await seated_pair(pool, tg)
     await pool.resign(table_id, BADR.player_id)
     lobby = await pool.new_lobby("tg:-100", CARLA)
     await pool.join(lobby.table_id, Person("tg:4", "دينا", "ar"))
@@ -393,11 +383,7 @@ async def test_who_began_another_match_while_waiting_leaves_the_pool_unseated(
 
 
 async def test_a_lobby_rematch_of_a_stranger_match_is_refused(pool: TableService, tg: PoolPlatform) -> None:
-    for person in (ALICE, BADR):
-        await pool.pool_join(person, private(person))
-    await pool.pool_wave()
-    table_id = tg.told[-1].view.table_id
-    assert table_id is not None
+    table_id = await seated_pair(pool, tg)
     await pool.resign(table_id, ALICE.player_id)
     with pytest.raises(BadInput):
         await pool.rematch(table_id, BADR)
