@@ -210,10 +210,14 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
                             or (q.answer is not None and q.answer.text and not q.answer.show_alert), 4.0)
             except AssertionError:
                 continue  # not answered: pressed again
-            told = data_for(hand, "play") is None and asked.answer is not None and bool(asked.answer.text)
+            # Told, not refused: a toast (no alert), and the card still there to press again
+            # (a hand that became a line meanwhile was played from elsewhere, or moved on).
+            told = (data_for(hand, "play") is None and asked.answer is not None
+                    and bool(asked.answer.text) and not asked.answer.show_alert
+                    and card in hand.button_data())
         # The same card again confirms a preview told in the press's answer.
         confirm = card if told else data_for(hand, "play")
-        if confirm is None:
+        if confirm is None or confirm not in hand.button_data():
             continue
         table.presses += 1
         # Acknowledged: the press's spinner stopped without a refusal, which the bot does
