@@ -36,8 +36,8 @@ writes per confirmed play and per play (the computer's counted), previews includ
 
 ``--strangers`` pairs people through the pool instead (``/play``, one wave;
 ``--matches`` pairs), each pair playing its 1-v-1 each in their own private chat
-(``--plays`` is the pair's plays), and prints the same, with the turn's lag (a play committed → the other's hand shows their turn)
-in place of the exchange with the computer.
+(``--plays`` is the pair's plays), and prints the same, with the turn's lag (a play
+committed → the other's hand shows their turn) in place of the exchange with the computer.
 """
 
 from __future__ import annotations
