@@ -35,6 +35,15 @@ def with_seek(rendered: Rendered, t: Translator) -> Rendered:
     return Rendered(rendered.text, (*rendered.buttons, (seek_button(t),)), rendered.mention)
 
 
+def rating_line(view: PoolView, t: Translator) -> Line:
+    """The reader's rating under a waiting message, marked when it is still provisional."""
+    rating = display_rating(view.rating)
+    if view.provisional:
+        # TRANSLATORS: a rating from fewer than five rated matches, which says little yet.
+        return Line.of(t.gettext("Your rating: {rating} (provisional)", rating=rating))
+    return Line.of(t.gettext("Your rating: {rating}", rating=rating))
+
+
 def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
                    waiting_for: str | None = None) -> Rendered:
     """The waiting message while the pool looks: how long, how many look, the reader's rating
@@ -64,12 +73,7 @@ def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
     else:
         looking = t.gettext("Nobody else is looking right now.")
     lines.append(Line.of(f"{waited} · {looking}"))
-    rating = display_rating(view.rating)
-    if view.provisional:
-        # TRANSLATORS: a rating from fewer than five rated matches, which says little yet.
-        lines.append(Line.of(t.gettext("Your rating: {rating} (provisional)", rating=rating)))
-    else:
-        lines.append(Line.of(t.gettext("Your rating: {rating}", rating=rating)))
+    lines.append(rating_line(view, t))
     cancel = Button(t.gettext("✖ Cancel"), Action("unseek"), "danger")
     if not view.offered:
         lines.append(Line.of(t.gettext(
@@ -98,11 +102,7 @@ def rematch_waiting(view: PoolView, t: Translator, name: str, *, resumed: bool =
     if resumed:
         lines.append(Line.of(t.gettext("The bot restarted, and I am still looking for you.")))
     lines.append(Line.of(t.gettext("Time waited: {clock}", clock=clock_text(int(view.waited)))))
-    rating = display_rating(view.rating)
-    if view.provisional:
-        lines.append(Line.of(t.gettext("Your rating: {rating} (provisional)", rating=rating)))
-    else:
-        lines.append(Line.of(t.gettext("Your rating: {rating}", rating=rating)))
+    lines.append(rating_line(view, t))
     cancel = Button(t.gettext("✖ Cancel"), Action("unseek"), "danger")
     if not view.offered:
         lines.append(Line.of(t.gettext(
