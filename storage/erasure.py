@@ -3,12 +3,13 @@
 A person who asks to be forgotten loses their profile (name, languages, totals), their
 rating history, their private chat's settings, and their place in the pairing pool (their
 entry, whom they were paired with, whom they blocked and who blocked them, which matches
-they abandoned). The matches they played stay, so that the others' records still replay
-and their totals still add up, but the person's seat in them becomes anonymous: every
-stored mention of their id (a table's seats, who opened it, who a rematch waits for, a
-practice table's private chat, the partner someone's pool entry came with) becomes one
-placeholder, the same everywhere, and their name goes. Results keep the seat with no
-player, so leaderboards, which join results to profiles, leave it out.
+they abandoned, the invitations they made or used). The matches they played stay, so
+that the others' records still replay and their totals still add up, but the person's seat
+in them becomes anonymous: every stored mention of their id (a table's seats, who opened
+it, who a rematch waits for, a practice table's private chat, the partner someone's pool
+entry came with) becomes one placeholder, the same everywhere, and their name goes.
+Results keep the seat with no player, so leaderboards, which join results to profiles,
+leave it out.
 
 The rows are rewritten here, in Python, so that both backends change a table's JSON alike.
 

@@ -250,6 +250,29 @@ class PoolEntry(_Row):
     message: JsonDict | None = None
 
 
+class PoolInvite(_Row):
+    """An invitation to the pairing pool: a friend who presses it joins ``inviter`` as their
+    partner, and the pool finds the other pair. Its ``token`` is random, never an id; it is
+    good once (``used_by``), until ``until``."""
+
+    token: str = Field(min_length=8, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")
+    #: Who made it, and the private chat, name and language they are told in.
+    inviter: str = Field(min_length=1)
+    chat_id: str = Field(min_length=1)
+    name: str
+    lang: str | None = None
+    #: The kind of match it brings a partner to ("2v2").
+    mode: str = "2v2"
+    #: Whether it was made from a search under way, which the friend joins (else the
+    #: inviter enters the pool when it is used).
+    searching: bool = False
+    made_at: float
+    until: float
+    #: Who used it, and when; None while it is unused.
+    used_by: str | None = None
+    used_at: float | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class DamagedTable:
     """An open table whose row cannot be read: what is known of it, and why."""

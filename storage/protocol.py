@@ -5,9 +5,9 @@ and the service's own clock. ``Coordination`` holds what the processes of the bo
 agree on: who does a table's timed work (claims), locks, rate windows and marks,
 who leads a bot, notifications of change, where each table's messages are, and the
 pairing pool (who waits for an opponent, who was paired with whom, who blocked whom,
-who abandoned which match). ``Store`` is both, and opens and closes. No SQL leaks past
-``storage/``. Every method that writes either commits all of its effects or none, and
-returns only after the commit is durable.
+who abandoned which match, who invited a partner). ``Store`` is both, and opens and
+closes. No SQL leaks past ``storage/``. Every method that writes either commits all of
+its effects or none, and returns only after the commit is durable.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .models import (
     MatchResult,
     PlayerProfile,
     PoolEntry,
+    PoolInvite,
     PoolState,
     RatingEntry,
     SetAsideTable,
@@ -116,12 +117,12 @@ class TableStore(Protocol):
     async def forget_player(self, player_id: str, placeholder: str) -> bool:
         """Erase a person, in one transaction (``storage.erasure``): their profile, rating
         history, private chat's settings and message references go, and so do their entry in
-        the pairing pool, the pairs they were in, the blocks they made or were given and the
-        marks of the matches they abandoned; in every table their id becomes ``placeholder``
-        (a closed table in their private chat moves to it too) and their name goes, and an
-        entry that names them as its partner names ``placeholder``; results keep their seat
-        with no player. True if anything of theirs was stored. Their open tables are the
-        caller's to end first."""
+        the pairing pool, the pairs they were in, the blocks they made or were given, the
+        marks of the matches they abandoned and the invitations they made or used; in every
+        table their id becomes ``placeholder`` (a closed table in their private chat moves to
+        it too) and their name goes, and an entry that names them as its partner names
+        ``placeholder``; results keep their seat with no player. True if anything of theirs
+        was stored. Their open tables are the caller's to end first."""
 
     async def prune_finished(self, before: float) -> int:
         """Delete every closed table (finished, cancelled, expired) last written before
@@ -376,6 +377,22 @@ class Coordination(Protocol):
         """How many matches each of ``player_ids`` abandoned at or after ``since`` (and no
         more than 30 days before the latest noting), by player id; people with none are left
         out."""
+
+    # Invitations to the pool: a friend who presses one joins its maker as their partner ----
+
+    async def make_invite(self, invite: PoolInvite) -> bool:
+        """Keep ``invite``: True, or False with nothing kept if its token is taken.
+        Invitations that expired more than a day before it was made are forgotten on the
+        way, in the same transaction."""
+
+    async def pool_invite(self, token: str) -> PoolInvite | None:
+        """The invitation ``token`` names, used or not, expired or not; None if there is none."""
+
+    async def use_invite(self, token: str, by: str, at: float) -> PoolInvite | None:
+        """Mark the invitation ``token`` used by ``by`` at ``at``, if it is unused and still
+        good then (``until`` after ``at``): the invitation as it is now. None, with nothing
+        changed, if it is used, expired or not there. Two uses at once, in any processes:
+        one of them uses it."""
 
 
 class Store(TableStore, Coordination, Protocol):

@@ -38,6 +38,7 @@ _FORGET_POOL: Final = (
     "DELETE FROM pool_pairs WHERE player_a = $1 OR player_b = $1",
     "DELETE FROM pool_blocks WHERE player_id = $1 OR other_id = $1",
     "DELETE FROM pool_abandons WHERE player_id = $1",
+    "DELETE FROM pool_invites WHERE inviter = $1 OR used_by = $1",
 )
 
 _OLD_CLOSED: Final = (

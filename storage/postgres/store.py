@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from .coordination import PostgresCoordination
 from .erasure import PostgresErasure
+from .invites import PostgresInvites
 from .pool import PostgresPool
 from .rows import PostgresRows
 from .setaside import PostgresSetAside
 
 
-class PostgresStore(PostgresRows, PostgresErasure, PostgresSetAside, PostgresCoordination, PostgresPool):
+class PostgresStore(PostgresRows, PostgresErasure, PostgresSetAside, PostgresCoordination, PostgresPool,
+                    PostgresInvites):
     """A ``storage.Store`` on the PostgreSQL database at ``url`` (its schema made or
 
     brought up to date on ``open``), shared by any number of processes (``shared``).

@@ -33,6 +33,7 @@ _FORGET_POOL: Final = (
     "DELETE FROM pool_pairs WHERE player_a = :id OR player_b = :id",
     "DELETE FROM pool_blocks WHERE player_id = :id OR other_id = :id",
     "DELETE FROM pool_abandons WHERE player_id = :id",
+    "DELETE FROM pool_invites WHERE inviter = :id OR used_by = :id",
 )
 
 _OLD_CLOSED: Final = f"SELECT table_id FROM tables WHERE {CLOSED} AND updated_at < :before"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from .coordination import SqliteCoordination
 from .erasure import SqliteErasure
+from .invites import SqliteInvites
 from .pool import SqlitePool
 from .rows import SqliteRows
 from .setaside import SqliteSetAside
 
 
-class SqliteStore(SqliteRows, SqliteErasure, SqliteSetAside, SqliteCoordination, SqlitePool):
+class SqliteStore(SqliteRows, SqliteErasure, SqliteSetAside, SqliteCoordination, SqlitePool,
+                  SqliteInvites):
     """A ``storage.Store`` on the SQLite file at ``path`` (created if missing).
 
     One process uses the file (``shared`` is False): ``hold`` locks and rate windows

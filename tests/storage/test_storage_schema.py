@@ -23,6 +23,7 @@ EXPECTED_TABLES = {
     "pool_pairs",
     "pool_blocks",
     "pool_abandons",
+    "pool_invites",
 }
 
 
