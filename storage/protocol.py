@@ -300,13 +300,25 @@ class Coordination(Protocol):
         for every process on this database: True if the mark is now ``stamp`` (it was older,
         equal, or unset), False if it is newer (compared as sequences, as tuples are)."""
 
-    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
+    def changes(
+        self,
+        on_change: Callable[[str | None], None],
+        on_words: Callable[[str, str], None] | None = None,
+    ) -> AbstractAsyncContextManager[None]:
         """``async with store.changes(on_change):`` calls ``on_change(table_id)`` whenever
         another process on this database (another store) commits a new version or status
-        of a table, and ``on_change(None)`` when changes may have gone unheard (the
-        database connection was lost and opened again). What this store commits itself it
-        does not pass on: its process knows it already. So a store of one process
-        (SQLite), which knows all its changes, calls nothing."""
+        of a table (of a match between strangers, any change of its row), and
+        ``on_change(None)`` when changes may have gone unheard (the database connection was
+        lost and opened again). With ``on_words``, it also calls ``on_words(table_id,
+        words)`` for what another process ``announce``d. What this store commits or
+        announces itself it does not pass on: its process knows it already. So a store of
+        one process (SQLite), which knows all its changes, calls nothing."""
+
+    async def announce(self, table_id: str, words: str) -> None:
+        """Tell the other processes on this database that listen (``changes`` with
+        ``on_words``) ``words`` (a short text, 1,000 characters at most) about the table
+        ``table_id``, as they listen now: nothing is kept, and a process that does not listen
+        at that moment never hears it. A store of one process says nothing."""
 
     async def message_refs(self, table_id: str) -> dict[str, Any]:
         """Every message reference kept for the table (``keep_refs``): delivery's own rows,

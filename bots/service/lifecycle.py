@@ -72,6 +72,9 @@ class Lifecycle:
         self._listed: tuple[tuple[str, float], float] | None = None
         #: What runs after each heartbeat, each keeping its own pace (pruning old matches).
         self.chores: list[Callable[[], Awaitable[object]]] = []
+        #: What listens from the start to the stop (other processes' changes: ``crossing``).
+        self.listeners: list[Callable[[], contextlib.AbstractAsyncContextManager[None]]] = []
+        self._listening = contextlib.AsyncExitStack()
 
     async def start(self, *, redeliver: bool = True) -> None:
         """Re-arm every clock of these platforms' open tables with the time it had left, and
@@ -101,6 +104,8 @@ class Lifecycle:
         if redeliver and not clean:
             stopped = last if last is not None and not self._t.shared else now
             await self._list_more(stopped - self._config.redeliver_seconds, None)
+        for listener in self.listeners:
+            await self._listening.enter_async_context(listener())
         self._schedule_heartbeat()
         if self._t.shared:
             self._schedule_takeover()
@@ -261,6 +266,7 @@ class Lifecycle:
             self._redrawing = None
         self._backlog.clear()
         self._listed = None
+        await self._listening.aclose()
         self._timers.sleep_no_more()
         for live in list(self._t.live.values()):
             live.cancel_timer()

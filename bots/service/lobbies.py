@@ -139,16 +139,18 @@ class Lobbies(UseCase):
         lobby = await self.new_lobby(chat_id, person, "practice", players=players, level=level)
         return await self.start_match(lobby.table_id, person)
 
-    async def seat_strangers(self, table_id: str, people: Sequence[Person]) -> TableView:
+    async def seat_strangers(self, table_id: str, people: Sequence[Person], keeper: str | None = None
+                             ) -> TableView:
         """Open and start at once the match of ``people`` the pool paired (``pool``): 2 for a
         1-v-1, which is rated, or 4 for a 2-v-2 (the first two one team, the last two the
         other), which counts in profiles as 2-v-2s between people do. It
         has no chat (``ids.pool_chat``): each plays in their private chat. The standard
         rules and the pool's clock (``pool_turn_seconds``) apply; the first person is its
-        creator and its table (``table_id``, which the pool chose) is of their platform's bot."""
+        creator and its table (``table_id``, which the pool chose) is kept by the bot of
+        ``keeper``, a platform served here (by default, the first person's)."""
         if len(people) not in (2, 4):
             raise BadInput(f"a stranger match has no {len(people)} seats")
-        platform = platform_of(people[0].player_id)
+        platform = keeper if keeper is not None else platform_of(people[0].player_id)
         for person in people:
             self._lang.note_person(person)
             await self._lang.seat_person(person)

@@ -23,9 +23,13 @@ abandoned ``ABANDONS_APART`` in a week is paired only with others who did. Two w
 each other are never paired, nor the same two again within ``pool_apart_seconds``
 unless both asked for the rematch.
 
-A wave pairs the people of the platforms this service serves, so one process that serves
-Telegram and Discord pairs across them; processes that each serve one platform pair each
-platform's own people.
+Across platforms: one process that serves Telegram and Discord (SQLite's one host) pairs
+across them. On a store several processes share (PostgreSQL), a wave pairs the people of
+every platform, but seats only the groups where someone of its own platforms sits (its bot
+keeps their table; the other process acts on it too, ``crossing``), and tells only its own
+people how their wait goes. A process finds its people seated by another's wave in their
+entries (``follow_seated``): it tells them whom they were paired with and draws their
+match, as it does after a restart for a match that went on meanwhile.
 """
 
 from __future__ import annotations
@@ -52,8 +56,8 @@ from .errors import (
 )
 from .ids import Person, is_pool_chat, new_table_id, platform_of
 from .languages import Languages
-from .live import seat_of
-from .tables import Tables
+from .live import LiveTable, seat_of
+from .tables import Decision, Tables
 from .usecase import UseCase
 from .views import TableView
 from .waiting import LOOKING_EVERY, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolView
@@ -72,10 +76,12 @@ ABANDONS_APART: Final = 3
 ABANDONS_DAYS: Final = 7
 #: Kinds of match the pool pairs for.
 MODES: Final = ("1v1", "2v2")
+#: The platforms whose people may wait in the pool, when several processes share it.
+POOLED: Final = ("dc", "tg")
 
-#: Open and start the match of people a wave paired, at the table id given
-#: (``Lobbies.seat_strangers``).
-Seat = Callable[[str, Sequence[Person]], Awaitable[TableView]]
+#: Open and start the match of people a wave paired, at the table id given, kept by the bot
+#: of the platform given (``Lobbies.seat_strangers``).
+Seat = Callable[[str, Sequence[Person], str], Awaitable[TableView]]
 
 
 def level_for(rating: float) -> str:
@@ -101,11 +107,24 @@ class Pool(UseCase):
         self._recovered = False
         #: Pairs a dead process marked seated at a match it never opened: they never met.
         self._never_met: set[frozenset[str]] = set()
+        #: Matches another process's wave seated this one's people at, drawn here already.
+        self._drawn: set[str] = set()
 
     @property
     def platforms(self) -> list[str]:
         """The platforms served here whose people may wait in the pool."""
         return sorted(name for name, p in self._t.platforms.items() if isinstance(p, PoolPlatform))
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes share the pool (a shared store), maybe serving other
+        platforms: a wave pairs everyone, and seats whom its own people sit with."""
+        return self._store.shared
+
+    @property
+    def pooled(self) -> list[str]:
+        """The platforms whose people a wave pairs."""
+        return sorted({*POOLED, *self.platforms}) if self.shared else self.platforms
 
     # -- what people ask --------------------------------------------------------------
 
@@ -140,14 +159,15 @@ class Pool(UseCase):
             stored, added = await self._store.enter_pool(entry)
         if not added:
             raise AlreadyLooking()
-        waiting = await self._store.pool_entries(self.platforms, "waiting")
+        waiting = await self._store.pool_entries(self.pooled, "waiting")
         looking = sum(1 for w in waiting if w.mode == mode)
         self._told[person.player_id] = (looking, stored.joined_at)
         return self._view(stored, looking)
 
     async def _playing(self, player_id: str) -> bool:
         """Whether they play a running match of these bots now (a group's, or a stranger one)."""
-        rows = await self._store.open_rows(owners=sorted(self._t.owners.values()), player=player_id)
+        owners = None if self.shared else sorted(self._t.owners.values())  # another's bot may keep it
+        rows = await self._store.open_rows(owners=owners, player=player_id)
         return any(getattr(row, "status", None) == "running" for row in rows)
 
     async def rematch(self, person: Person, chat_id: str, table_id: str) -> PoolView:
@@ -181,7 +201,20 @@ class Pool(UseCase):
                 raise AlreadyPaired()
             raise NotLooking()
         self._told.pop(person.player_id, None)
+        await self._parted(left)
         return self._view(left, 0, state="left")
+
+    async def _parted(self, left: PoolEntry) -> None:
+        """Whoever came to a 2-v-2 as the partner of someone who left looks on alone, for a
+        partner too, and is told so."""
+        if left.mode != "2v2" or left.partner is None:
+            return
+        partner = await self._store.pool_entry(left.partner)
+        if partner is None or partner.state != "waiting" or partner.partner != left.player_id:
+            return
+        alone = partner.model_copy(update={"partner": None})
+        if await self._store.update_pool_entry(alone, "waiting"):
+            await self._tell([PoolLooking(self._view(alone, await self._looking(alone.mode)), parted=True)])
 
     async def keep_waiting(self, person: Person) -> PoolView:
         """Keep waiting after the computer was offered: the view of the waiting message,
@@ -222,7 +255,7 @@ class Pool(UseCase):
         return entry
 
     async def _looking(self, mode: str) -> int:
-        waiting = await self._store.pool_entries(self.platforms, "waiting")
+        waiting = await self._store.pool_entries(self.pooled, "waiting")
         return sum(1 for w in waiting if w.mode == mode)
 
     # -- waves -----------------------------------------------------------------------
@@ -236,6 +269,8 @@ class Pool(UseCase):
         self._waved_at = now
         if self.platforms:
             await self.wave()
+            if self.shared:
+                await self.follow_seated()
 
     async def wave(self) -> int:
         """Pair the people waiting and seat each pair; offer the computer to those who
@@ -246,7 +281,7 @@ class Pool(UseCase):
             if not self._recovered:
                 await self._recover()
                 self._recovered = True
-            waiting = await self._store.pool_entries(self.platforms, "waiting")
+            waiting = await self._store.pool_entries(self.pooled, "waiting")
             by_mode: defaultdict[str, list[PoolEntry]] = defaultdict(list)
             for entry in waiting:
                 by_mode[entry.mode].append(entry)
@@ -258,11 +293,15 @@ class Pool(UseCase):
                 tiers = {p: 1 for p, n in abandons.items() if n >= ABANDONS_APART}
                 by_id = {e.player_id: e for e in entries}
                 for group in self._groups(mode, entries, now, apart, met - self._never_met, tiers):
-                    if await self._seat_group([by_id[p] for p in group], now):
+                    keeper = next((platform_of(p) for p in group if platform_of(p) in self.platforms), None)
+                    if keeper is None:
+                        continue  # nobody of this process's: the process of theirs seats them
+                    if await self._seat_group([by_id[p] for p in group], now, keeper):
                         seated += 1
                         for p in group:
                             by_id.pop(p)
-                await self._tell_waiting(list(by_id.values()), now)
+                mine = [e for e in by_id.values() if e.platform in self.platforms]
+                await self._tell_waiting(mine, now)
         return seated
 
     @staticmethod
@@ -282,41 +321,75 @@ class Pool(UseCase):
         teams = [*mutual, *pairing.pairs(free, now, blocked, tiers)]
         return pairing.tables_of_teams(teams, {e.player_id: e for e in entries}, now, blocked)
 
-    async def _seat_group(self, entries: list[PoolEntry], now: float) -> bool:
+    async def _seat_group(self, entries: list[PoolEntry], now: float, keeper: str) -> bool:
         """Mark them seated, then open their match; put them back if it cannot open."""
         ids = [e.player_id for e in entries]
         busy = [e for e in entries if await self._playing(e.player_id)]
         for entry in busy:  # they began another match meanwhile (practice, a group's)
             await self._store.leave_pool(entry.player_id, "waiting")
             self._told.pop(entry.player_id, None)
+            await self._parted(entry)
         table_id = new_table_id()
         if busy or not await self._store.seat_pool(ids, table_id, now):
             return False
         people = [Person(e.player_id, e.name, e.lang) for e in entries]
         try:
-            await self._seat(table_id, people)
+            await self._seat(table_id, people, keeper)
         except Exception:
             log.exception("a pair the pool found could not be seated")
             for entry in entries:
                 await self._store.update_pool_entry(entry, "seated")
             return False
+        self._drawn.add(table_id)
         for i, entry in enumerate(entries):
             self._told.pop(entry.player_id, None)
             seated = entry.model_copy(update={"state": "seated", "table_id": table_id})
-            # A group of four is two teams, the first two and the last two.
-            team = [e for j, e in enumerate(entries) if len(entries) == 4 and j // 2 == i // 2]
-            partners = tuple(e.name for e in team if e is not entry)
-            others = tuple(e.name for e in entries if e is not entry and e not in team)
-            await self._tell([PoolPaired(self._view(seated, 0, opponents=others, partners=partners))])
+            await self._tell([self._paired(seated, [e.name for e in entries], i)])
         return True
+
+    def _paired(self, entry: PoolEntry, names: Sequence[str], i: int) -> PoolPaired:
+        """What the ``i``-th of the people seated at one match (``names``, in seat order) is
+        told: a group of four is two teams, the first two and the last two."""
+        four = len(names) == 4
+        partners = tuple(n for j, n in enumerate(names) if four and j != i and j // 2 == i // 2)
+        others = tuple(n for j, n in enumerate(names) if j != i and not (four and j // 2 == i // 2))
+        return PoolPaired(self._view(entry, 0, opponents=others, partners=partners))
+
+    async def follow_seated(self) -> None:
+        """This process's people whom another process's wave seated (or who sat at a match
+        between strangers across a restart of this one): each is told whom they were paired
+        with, and their match is drawn for them, once."""
+        seated = await self._store.pool_entries(self.platforms, "seated")
+        tables = {e.table_id for e in seated if e.table_id is not None}
+        self._drawn &= tables
+        for table_id in sorted(tables - self._drawn - set(self._t.live)):
+            record = await self._store.get_table(table_id)
+            if record is None or record.status == "lobby":
+                continue  # still being opened: looked at again next time
+            self._drawn.add(table_id)
+            if not record.is_open or not self._t.crossed(record):
+                continue
+            live = await self._t.adopt(record)
+            if live is None:
+                continue
+            names = [s.name or "" for s in record.seats]
+            told = [self._paired(e, names, i) for e in seated for i, s in enumerate(record.seats)
+                    if e.table_id == table_id and s.player_id == e.player_id]
+            await self._tell(told)
+
+            async def draw(live: LiveTable = live) -> Decision[None]:
+                return None, self._t.match_notices(live)
+
+            await self._t.run(live, draw)
 
     async def _recover(self) -> None:
         """After a start: whoever a dead process marked seated at a match it never opened is
         waiting again, as before; they and everyone who waited across the stop are told
         that the search goes on (who was seated finds their match's messages drawn again)."""
         now = self._clock.now()
-        waiting = await self._store.pool_entries(self.platforms, "waiting")
-        counts = {mode: sum(1 for e in waiting if e.mode == mode) for mode in MODES}
+        everyone = await self._store.pool_entries(self.pooled, "waiting")
+        counts = {mode: sum(1 for e in everyone if e.mode == mode) for mode in MODES}
+        waiting = [e for e in everyone if e.platform in self.platforms]
         for entry in waiting:
             self._told[entry.player_id] = (counts.get(entry.mode, 0), now)
         await self._tell([PoolLooking(self._view(e, counts.get(e.mode, 0)), resumed=True) for e in waiting])
@@ -337,7 +410,7 @@ class Pool(UseCase):
         """The offer to those who waited long enough; to the others, how many are looking,
         when that changed (at most every ``LOOKING_EVERY`` seconds) or a while has passed."""
         counts: defaultdict[str, int] = defaultdict(int)
-        for entry in await self._store.pool_entries(self.platforms, "waiting"):
+        for entry in await self._store.pool_entries(self.pooled, "waiting"):
             counts[entry.mode] += 1
         notices: list[PoolNotice] = []
         for entry in entries:
@@ -385,4 +458,5 @@ class Pool(UseCase):
             opponents=opponents,
             partners=partners,
             message=dict(entry.message) if entry.message is not None else None,
+            partnered=entry.mode == "2v2" and entry.partner is not None,
         )

@@ -16,6 +16,7 @@ from .errors import BadInput, NotSeated, TooManyReactions
 from .ids import Person, is_pool_chat
 from .live import seat_of
 from .notices import Notice, Reacted
+from .strangers import reaction_words
 from .usecase import UseCase
 
 #: The reactions, by key, in the order they are offered; their words are the renderer's.
@@ -50,3 +51,7 @@ class Reactions(UseCase):
                 lang = self._lang.of(seat.player_id, None)
                 notices.append(Reacted(table_id, record.chat_id, seat.player_id, sender, reaction, lang))
         await self._t.deliver(notices, record.seats)
+        if self._t.crossed(record):  # the others' process shows it to them (``crossing``)
+            index = seat_of(record, person.player_id)
+            assert index is not None
+            await self._store.announce(table_id, reaction_words(index, reaction))

@@ -15,8 +15,9 @@ pressed confirm plays once.
 whose docstring says what it does. The unit of work (``tables``: the tables in
 memory and the one path of every change), the timers (``timers``), the languages
 and chats' settings (``languages``), and one collaborator per use case:
-``lobbies``, ``matches``, ``chats``, ``standings``, ``erasure``, ``lifecycle`` and
-``pool`` (the pairing pool, whose waves are a chore of the heartbeat). The use cases
+``lobbies``, ``matches``, ``chats``, ``standings``, ``erasure``, ``lifecycle``,
+``pool`` (the pairing pool, whose waves are a chore of the heartbeat) and ``invites``
+(bringing a partner to it). The use cases
 share the unit of work and never call each other. A store that fails is one refusal,
 ``NotSaved``, whatever was asked (``_saved``).
 """
@@ -37,8 +38,10 @@ from storage import StorageError, Store
 from .chats import Chats
 from .clock import Clock, SystemClock
 from .config import ServiceConfig
+from .crossing import Crossing
 from .erasure import Erasure
 from .errors import NotSaved
+from .invites import Invites
 from .languages import Languages
 from .lifecycle import Lifecycle
 from .lobbies import COMPUTER_LEVELS, Lobbies
@@ -154,7 +157,11 @@ class TableService:
         self.lifecycle.chores.append(self.erasure.prune)
         self.pool = Pool(self.tables, self.languages, store, clock, config, seat=self.lobbies.seat_strangers)
         self.lifecycle.chores.append(self.pool.tick)
+        self.invites = Invites(self.tables, self.languages, store, clock, config,
+                               join=self.pool.join, status=self.pool.status)
         self.reactions = Reactions(self.tables, self.languages, store, clock, config)
+        self.crossing = Crossing(self.tables, self.languages, store)
+        self.lifecycle.listeners.append(self.crossing.listening)
         self._store = store
         self._clock = clock
 
@@ -273,4 +280,6 @@ class TableService:
     pool_status = _asks("pool", Pool.status)
     pool_block = _asks("pool", Pool.block)
     pool_wave = _asks("pool", Pool.wave)
+    pool_invite = _asks("invites", Invites.invite)
+    pool_accept = _asks("invites", Invites.accept)
     react = _asks("reactions", Reactions.react)

@@ -65,3 +65,26 @@ async def note_abandon(store: Store, record: TableRecord, seat: int | None, reas
     player = record.seats[seat].player_id if seat is not None else None
     if player is not None and reason in ABANDONED and is_pool_chat(record.chat_id):
         await store.note_abandon(player, record.table_id, at)
+
+
+#: What a process says through the store (``Store.announce``) when someone at a match
+#: between strangers reacts, for another process to show the reaction to its own people.
+REACTED: Final = "react"
+
+
+def reaction_words(seat: int, reaction: str) -> str:
+    """What ``Store.announce`` carries of a reaction from ``seat``.
+
+    >>> reaction_words(1, "good_game"), read_reaction("react 1 good_game")
+    ('react 1 good_game', (1, 'good_game'))
+    """
+    return f"{REACTED} {seat} {reaction}"
+
+
+def read_reaction(words: str) -> tuple[int, str] | None:
+    """The seat and reaction ``reaction_words`` said, or None for other words."""
+    kind, _, rest = words.partition(" ")
+    seat, _, reaction = rest.partition(" ")
+    if kind != REACTED or not seat.isdigit() or not reaction:
+        return None
+    return int(seat), reaction

@@ -47,9 +47,11 @@ from .errors import (
     NotSeated,
     StaleView,
 )
+from .ids import is_pool_chat, platform_of
 from .languages import Languages
 from .live import UNREADABLE, Hooks, LiveTable, Unheard, fold, reason_of, seat_of, turn_seconds
 from .notices import (
+    ClockWarning,
     LobbyClosed,
     Notice,
     Platform,
@@ -116,9 +118,34 @@ class Tables:
         self.plays: Counter[str] = Counter()
         self.hooks: Hooks = Unheard()
 
-    def owns(self, record: TableRecord | DamagedTable) -> bool:
-        """Whether the table is one of this service's bots' own."""
+    def keeps(self, record: TableRecord | DamagedTable) -> bool:
+        """Whether the table is one of this service's bots' own: its timed work is theirs."""
         return self.owners.get(record.platform) == record.owner
+
+    def owns(self, record: TableRecord | DamagedTable) -> bool:
+        """Whether this service acts on the table: one of its bots' own, or a match between
+        strangers where one of its platforms' people sits (its bot may be another's)."""
+        if self.keeps(record):
+            return True
+        seats = getattr(record, "seats", ())
+        return is_pool_chat(record.chat_id) and any(
+            seat.player_id is not None and platform_of(seat.player_id) in self.owners for seat in seats
+        )
+
+    def crossed(self, record: TableRecord) -> bool:
+        """Whether the table is a match between strangers on a store shared by several
+        processes, where someone sits whose platform another process serves: both act on it,
+        as on a shared store, and each tells its own people what the other did
+        (``crossing``)."""
+        return self._store.shared and is_pool_chat(record.chat_id) and any(
+            seat.player_id is not None and platform_of(seat.player_id) not in self.owners
+            for seat in record.seats
+        )
+
+    def shared_for(self, live: LiveTable) -> bool:
+        """Whether other processes may act on this table: memory is checked against the
+        store before it is used, and its actions are ordered across processes."""
+        return self.shared or self.crossed(live.record)
 
     def register(self, live: LiveTable) -> None:
         self.live[live.table_id] = live
@@ -137,7 +164,7 @@ class Tables:
         date, before it is used."""
         live = self.live.get(table_id)
         if live is not None:
-            if self.shared:
+            if self.shared_for(live):
                 await self.refresh(live)
                 return self.live.get(table_id)
             return live
@@ -207,7 +234,11 @@ class Tables:
         await self.deliver([TableSetAside(table_id, chat, self.lang.public(chat))])
 
     async def refresh(self, live: LiveTable) -> None:
-        """Bring a cached table up to its stored row: another process may have moved it."""
+        """Bring a cached table up to its stored row: another process may have moved it.
+        At a match between strangers that another process serves too (``crossed``), what
+        its actions since tell is told here to this service's own people, as that process
+        told its own (it could not tell them)."""
+        told: list[Notice] = []
         async with live.writing:
             try:
                 record = await self._store.get_table(live.table_id)
@@ -215,20 +246,47 @@ class Tables:
                 self.forget(live)
                 await self.damaged(damaged)
                 return
-            if record is None or not record.is_open:
+            crossed = record is not None and self.crossed(record)
+            if record is None or not (record.is_open or crossed):
                 self.forget(live)
                 return
-            if record.version != live.record.version:
+            before = live.record
+            missed: list[ev.Event] | None = None  # the match did not move
+            if record.version != before.version:
                 try:
                     events = await self._store.load_events(live.table_id)
                     live.match, live.last_auto = fold([e.data for e in events])
                 except UNREADABLE as error:  # an event row written since no longer folds
                     await self.set_aside(record.table_id, record.chat_id, reason_of(error))
                     return
-            if record.version != live.record.version or record.revision != live.record.revision:
+                missed = [ev.event_from_dict(e.data) for e in events
+                          if e.version > before.version and e.data.get("kind") in ev.EVENT_TYPES]
+            if record.version != before.version or record.revision != before.revision:
                 live.update(record)
             if record.chat_id != live.record.chat_id or self.by_chat.get(record.chat_id) != live.table_id:
                 self.by_chat[record.chat_id] = live.table_id
+            if crossed:
+                told = self._caught_up(live, before, missed)
+                if record.is_open:
+                    self.hooks.changed(live)
+                else:
+                    self.forget(live)
+        if told:
+            await self.deliver(told, live.record.seats)
+
+    def _caught_up(self, live: LiveTable, before: TableRecord, missed: list[ev.Event] | None) -> list[Notice]:
+        """What another process's actions since ``before`` tell (``missed``: their events, or
+        None if the match did not move): the match's notices, or a clock's warning given."""
+        record, match = live.record, live.match
+        if match is None:
+            return []
+        if missed is not None:
+            return self.match_notices(live, missed)
+        if record.warned and not before.warned and match.to_move is not None and record.deadline is not None:
+            hand = self.hand_view(live, match.to_move)
+            left = max(0, round(record.deadline - self._clock.now()))
+            return [ClockWarning(hand, left, self.lang.of(hand.player_id, record.chat_id))]
+        return []
 
     async def closed_table(self, table_id: str) -> tuple[TableRecord, Match | None]:
         """A table no longer open (or never ours), read from the store."""
@@ -306,7 +364,7 @@ class Tables:
         On a store shared with other processes the lock is also held across them
         (``Store.hold``), and the table is read again under it, so each decision is made
         on the latest state whichever process took the last action."""
-        shared = self.shared
+        shared = self.shared_for(live)
         held = self._store.hold(live.table_id) if shared else contextlib.nullcontext()
         async with live.lock, held:
             if shared:

@@ -71,9 +71,12 @@ class Timers:
 
     def arm(self, live: LiveTable) -> None:
         """Schedule the table's next timed step from its state: lobby expiry, computer
-        turn, clock warning, timeout or practice expiry."""
+        turn, clock warning, timeout or practice expiry. Only for the tables this service's
+        bots keep (``Tables.keeps``)."""
         live.cancel_timer()
         record, match = live.record, live.match
+        if not self._t.keeps(record):
+            return  # a match between strangers another bot keeps: its process times it
         table_id, version, revision = record.table_id, record.version, record.revision
         now = self._clock.now()
         if record.status == "lobby" and record.deadline is not None:

@@ -86,6 +86,9 @@ _NOW: Final = "extract(epoch FROM clock_timestamp())"
 
 _CHANNEL: Final = "basra_tables"  # migration 005's trigger notifies it
 
+# What ``announce`` says: "<schema> <table id> <words>" (a table's change has no words).
+_ANNOUNCE: Final = "SELECT pg_notify($1, current_schema() || ' ' || $2 || ' ' || $3)"
+
 # A window's stamps are the callers' clocks (wall-clock time, as the database's).
 _FORGET_WINDOWS: Final = (
     f"DELETE FROM rate_windows WHERE coalesce(stamps[cardinality(stamps)], 0) < {_NOW} - $1"
@@ -228,20 +231,40 @@ class PostgresCoordination(Connected):
 
         return await self._read(work)  # one statement: its own transaction
 
-    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
-        return self._changes(on_change)
+    def changes(
+        self,
+        on_change: Callable[[str | None], None],
+        on_words: Callable[[str, str], None] | None = None,
+    ) -> AbstractAsyncContextManager[None]:
+        return self._changes(on_change, on_words)
+
+    async def announce(self, table_id: str, words: str) -> None:
+        if len(words) > 1000:
+            raise ValueError(f"{len(words)} characters are too many to announce")
+
+        async def work(conn: Connection) -> None:
+            await conn.execute(_ANNOUNCE, _CHANNEL, table_id, words)
+
+        await self._read(work)  # one statement: its own transaction, sent as it commits
 
     @contextlib.asynccontextmanager
-    async def _changes(self, on_change: Callable[[str | None], None]) -> AsyncIterator[None]:
+    async def _changes(
+        self, on_change: Callable[[str | None], None], on_words: Callable[[str, str], None] | None
+    ) -> AsyncIterator[None]:
         # One connection of its own listens; if it is lost, another is opened, and since
         # changes may have gone unheard meanwhile, ``on_change(None)`` says so.
         self._open_pool(self._pool)
         lost = asyncio.Event()
 
         def heard(_conn: Any, pid: int, _channel: str, payload: object) -> None:
-            schema, _, table_id = str(payload).partition(" ")
-            if schema == ours and pid not in self._own:
+            schema, _, rest = str(payload).partition(" ")
+            table_id, spoken, words = rest.partition(" ")
+            if schema != ours or pid in self._own:
+                return
+            if not spoken:
                 on_change(table_id)
+            elif on_words is not None:
+                on_words(table_id, words)
 
         ours = ""
 

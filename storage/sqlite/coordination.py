@@ -91,8 +91,16 @@ class SqliteCoordination(Connected):
     async def advance_mark(self, key: str, stamp: Sequence[int]) -> bool:
         return self._marks.advance(key, tuple(stamp))
 
-    def changes(self, on_change: Callable[[str | None], None]) -> AbstractAsyncContextManager[None]:
+    def changes(
+        self,
+        on_change: Callable[[str | None], None],
+        on_words: Callable[[str, str], None] | None = None,
+    ) -> AbstractAsyncContextManager[None]:
         return contextlib.nullcontext()  # one process: it knows what it changed
+
+    async def announce(self, table_id: str, words: str) -> None:
+        _check_words(words)  # one process: nobody else to tell
+
 
     async def message_refs(self, table_id: str) -> dict[str, Any]:
         async def work(conn: aiosqlite.Connection) -> dict[str, Any]:
@@ -116,3 +124,8 @@ class SqliteCoordination(Connected):
 
     async def forget_idle(self, idle: float) -> int:
         return 0  # kept in this process, and bounded there (``storage.keyed``)
+
+
+def _check_words(words: str) -> None:
+    if len(words) > 1000:
+        raise ValueError(f"{len(words)} characters are too many to announce")

@@ -11,6 +11,7 @@ from bots.service import (
     ManualClock,
     Notice,
     Person,
+    PoolNotice,
     ServiceConfig,
     TableService,
     TableView,
@@ -62,6 +63,20 @@ class FakePlatform:
 
     def clear(self) -> None:
         self.batches.clear()
+
+
+class PoolPlatform(FakePlatform):
+    """A fake adapter whose people may wait in the pool: keeps what it was told of it."""
+
+    def __init__(self, name: str = "tg", owner: str | None = None) -> None:
+        super().__init__(name, owner)
+        self.told: list[PoolNotice] = []
+
+    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
+        self.told.extend(notices)
+
+    def told_to(self, player_id: str) -> list[PoolNotice]:
+        return [n for n in self.told if n.view.player_id == player_id]
 
 
 # On a shared store each service looks for overdue work every minute, not every second, so

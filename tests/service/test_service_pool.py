@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -23,7 +23,6 @@ from bots.service import (
     Person,
     PoolLooking,
     PoolNotHere,
-    PoolNotice,
     PoolOffer,
     PoolPaired,
     Reacted,
@@ -32,27 +31,13 @@ from bots.service import (
     is_pool_chat,
 )
 from storage import PoolEntry, Store
-from tests.service.helpers import ALICE, BADR, CARLA, QUIET, FakePlatform, play_out
+from tests.service.helpers import ALICE, BADR, CARLA, QUIET, PoolPlatform, play_out
 from tests.storage.backends import BACKENDS
 
 pytestmark = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
 CONFIG = dataclasses.replace(QUIET, pool_wait_seconds=45.0, pool_apart_seconds=600.0)
 DANA = Person("dc:7", "Dana", "en")
-
-
-class PoolPlatform(FakePlatform):
-    """A fake adapter whose people may wait in the pool: keeps what it was told of it."""
-
-    def __init__(self, name: str = "tg") -> None:
-        super().__init__(name)
-        self.told: list[PoolNotice] = []
-
-    async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
-        self.told.extend(notices)
-
-    def told_to(self, player_id: str) -> list[PoolNotice]:
-        return [n for n in self.told if n.view.player_id == player_id]
 
 
 @pytest.fixture

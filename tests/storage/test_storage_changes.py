@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 import asyncpg
+import pytest
 
 from storage import Store, TableRecord, open_store
 
@@ -85,3 +86,47 @@ async def test_a_lost_listening_connection_is_opened_again_and_says_changes_went
         await store.append_events(table.table_id, 0, [{"kind": "play"}])
         await heard_within(heard, 2)
     assert heard == [None, table.table_id]
+
+
+async def test_a_stranger_match_is_heard_whatever_its_writer_announces_its_warning_too(
+    store: Store, database: str, new_table: Callable[..., TableRecord]
+) -> None:
+    table = await store.create_table(new_table(chat_id="tg:pool-abc"))
+    heard: list[str | None] = []
+    async with (
+        open_store(database) as writer,  # it asked for nothing to be announced
+        open_store(database) as other,
+        other.changes(heard.append),
+    ):
+        written = await writer.append_events(table.table_id, 0, [{"kind": "play"}])
+        await writer.update_table(written.model_copy(update={"warned": True}))  # the clock's warning
+        await heard_within(heard, 2)
+        await asyncio.sleep(0.2)
+    assert heard == ([table.table_id, table.table_id] if store.shared else [])
+
+
+async def test_words_announced_are_heard_by_the_other_processes_listening_for_them(
+    database: str,
+) -> None:
+    words: list[tuple[str, str]] = []
+    changes: list[str | None] = []
+    own: list[tuple[str, str]] = []
+    async with (
+        open_store(database) as speaker,
+        open_store(database) as other,
+        other.changes(changes.append, lambda table_id, said: words.append((table_id, said))),
+        speaker.changes(lambda _: None, lambda table_id, said: own.append((table_id, said))),
+    ):
+        await speaker.announce("t1", "react 0 good_game")
+        await speaker.announce("t2", "")
+        for _ in range(250):
+            if len(words) >= 2 or not speaker.shared:
+                break
+            await asyncio.sleep(0.02)
+        with pytest.raises(ValueError):
+            await speaker.announce("t1", "x" * 1001)
+    if speaker.shared:
+        assert words == [("t1", "react 0 good_game"), ("t2", "")]
+    else:
+        assert words == []  # one process: nobody else to tell
+    assert changes == [] and own == []
