@@ -42,6 +42,11 @@ from .errors import (
     BadSetting,
     CardNotInHand,
     IllegalMove,
+    InviteBlocked,
+    InviteExpired,
+    InviterLeft,
+    InviterPlaying,
+    InviteWhileLooking,
     LobbyFull,
     LobbyNotOpen,
     MatchNotOver,
@@ -60,6 +65,7 @@ from .errors import (
     NotSaved,
     NotSeated,
     NotYourTurn,
+    OwnInvite,
     PoolNotHere,
     PracticeTable,
     ServiceError,
@@ -70,6 +76,7 @@ from .errors import (
     UnknownLevel,
 )
 from .ids import Person, chat_id, is_pool_chat, platform_of, player_id, pool_chat, raw_id
+from .invites import INVITE_SECONDS, InviteView
 from .notices import (
     ClockWarning,
     ForSeat,
@@ -108,10 +115,11 @@ from .views import (
     StatsView,
     TableView,
 )
-from .waiting import PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolView
+from .waiting import PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolTogether, PoolView
 
 __all__ = [
     "COMPUTER_LEVELS",
+    "INVITE_SECONDS",
     "REACTIONS",
     "AlreadyLooking",
     "AlreadyPaired",
@@ -129,6 +137,12 @@ __all__ = [
     "HandView",
     "HintView",
     "IllegalMove",
+    "InviteBlocked",
+    "InviteExpired",
+    "InviteView",
+    "InviteWhileLooking",
+    "InviterLeft",
+    "InviterPlaying",
     "LeaderboardView",
     "LobbyClosed",
     "LobbyFull",
@@ -156,6 +170,7 @@ __all__ = [
     "NotSeated",
     "NotYourTurn",
     "Notice",
+    "OwnInvite",
     "Person",
     "PlanOption",
     "Platform",
@@ -166,6 +181,7 @@ __all__ = [
     "PoolOffer",
     "PoolPaired",
     "PoolPlatform",
+    "PoolTogether",
     "PoolView",
     "PracticeTable",
     "Preview",

@@ -264,3 +264,46 @@ class TooManyReactions(ServiceError):
     """More canned reactions than a person may send in a minute (``reactions``)."""
 
     msgid = N_("That is enough reactions for now: try again in {seconds} s.")
+
+
+# Invitations to the pool (``invites``): a friend who uses one joins its maker as a partner --
+
+
+class InviteExpired(ServiceError):
+    """An invitation used already, expired, or never made (a mistyped code)."""
+
+    # TRANSLATORS: a friend used an invitation to join someone's two against two (a link or a code).
+    msgid = N_("This invitation has expired or was used already. Ask your friend for a new one.")
+
+
+class OwnInvite(ServiceError):
+    """Someone used the invitation they made themself."""
+
+    msgid = N_("This is your own invitation: send it to a friend, so that they join you.")
+
+
+class InviterPlaying(ServiceError):
+    """The one who made the invitation plays a match now; ``name`` is their display name."""
+
+    msgid = N_("{name} is playing a match now. Ask them for a new invitation once it is over.")
+
+
+class InviterLeft(ServiceError):
+    """The one who made the invitation stopped looking since, or looks for something else
+    now; ``name`` is their display name."""
+
+    msgid = N_("{name} is not looking for a partner any more. Ask them for a new invitation.")
+
+
+class InviteBlocked(ServiceError):
+    """The one who made the invitation and the one who used it: one blocked the other."""
+
+    msgid = N_("You cannot join this player: one of you blocked the other.")
+
+
+class InviteWhileLooking(ServiceError):
+    """An invitation used by someone who waits in the pool already: one search at a time."""
+
+    msgid = N_(
+        "You are looking for players already. Cancel that search first, then use the invitation again."
+    )

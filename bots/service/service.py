@@ -17,9 +17,9 @@ memory and the one path of every change), the timers (``timers``), the languages
 and chats' settings (``languages``), and one collaborator per use case:
 ``lobbies``, ``matches``, ``chats``, ``standings``, ``erasure``, ``lifecycle``,
 ``pool`` (the pairing pool, whose waves are a chore of the heartbeat) and ``invites``
-(bringing a partner to it). The use cases
-share the unit of work and never call each other. A store that fails is one refusal,
-``NotSaved``, whatever was asked (``_saved``).
+(bringing a partner to it). The use cases share the unit of work and never call each
+other (``invites`` is handed the pool's join and status, as ``erasure`` is resign and
+leave). A store that fails is one refusal, ``NotSaved``, whatever was asked (``_saved``).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ adapter sends it as the command's answer and hands its reference back,
 ``TableService.pool_message``). The pool edits it sparingly afterwards: when it has
 something new to say (how many are looking, the computer offered after the wait, the
 opponent found), through ``PoolPlatform.tell_pool``, never more often than
-``LOOKING_EVERY`` seconds for the count alone. A person's notices go to their own
-platform only, in their own language.
+``LOOKING_EVERY`` seconds for the count alone, and when a friend joins them as a partner
+through their invitation (``PoolTogether``). A person's notices go to their own platform
+only, in their own language.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ class PoolView:
     rating, offered once they have waited ``wait_seconds`` (``offered``). When ``state``
     is "seated", ``table_id`` is their match, ``opponents`` the display names of the other
     side at it and ``partners`` of their own (2-v-2), never an id nor a username.
+    ``partnered``: they wait for a 2-v-2 with a partner who came with them (an invitation,
+    ``invites``), the two looking for the other pair; ``partners`` names that partner when
+    the service knows it then (an invitation just used), and is empty otherwise.
     ``message`` is the adapter's reference to the waiting message, as it handed it back.
     """
 
@@ -52,16 +56,19 @@ class PoolView:
     opponents: tuple[str, ...] = ()
     message: dict[str, Any] | None = None
     partners: tuple[str, ...] = ()
+    partnered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class PoolLooking:
     """Still looking: edit the waiting message (how many look, how long it has been).
-    ``resumed``: the bot restarted meanwhile, and the person is still waiting."""
+    ``resumed``: the bot restarted meanwhile, and the person is still waiting. ``parted``:
+    the partner they came with stopped looking, and they look on alone, for a partner too."""
 
     view: PoolView
     resumed: bool = False
     kind: Literal["pool_looking"] = "pool_looking"
+    parted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +88,17 @@ class PoolPaired:
     kind: Literal["pool_paired"] = "pool_paired"
 
 
-PoolNotice = PoolLooking | PoolOffer | PoolPaired
+@dataclass(frozen=True, slots=True)
+class PoolTogether:
+    """A friend used the person's invitation (``invites``): the two wait as partners, and
+    the waiting message says so, naming the friend (``view.partners``), and that the pool
+    looks for the other pair. Posted anew if the person had no waiting message."""
+
+    view: PoolView
+    kind: Literal["pool_together"] = "pool_together"
+
+
+PoolNotice = PoolLooking | PoolOffer | PoolPaired | PoolTogether
 
 
 @runtime_checkable
