@@ -15,6 +15,12 @@ every WebSocket, so a reload or a reconnect needs no new login.
 - **Watching** links (``w``) name a table and an expiry; they show only the
   public table, so they may be opened by anyone in the chat, any number of times.
 
+The start page (``start``), opened without a table, logs in with the same
+``initData`` and gets a *start session* instead (``p``): the person, their
+display name and their private chat, and no table. It is no table's session, nor a
+table's session a start page's; a table's session is handed to the start page only
+for a table where the person has a seat (``StartPages``).
+
 Replays: a Mini App's ``initData`` is valid for every request Telegram's
 client makes within its life, by design. Here it is exchanged *once*: the
 ``hash`` of every ``initData`` accepted is remembered until it would have
@@ -56,7 +62,7 @@ from urllib.parse import parse_qsl, urlencode
 SESSION_SECONDS: Final = 12 * 3600
 #: How long a watching link lasts, counted from the start of the day it was made.
 WATCH_DAYS: Final = 2
-Kind = Literal["s", "d", "w"]
+Kind = Literal["s", "d", "w", "p"]
 
 
 class Refused(Exception):
@@ -92,6 +98,18 @@ class Session:
     table_id: str
     expires: float
     lang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StartSession:
+    """A start page's standing: who, by which name, from which private chat (where the
+    chat shows their search), in what language their app reports, until when."""
+
+    player_id: str
+    name: str
+    chat_id: str
+    language: str | None
+    expires: float
 
 
 def telegram_secret(bot_token: str) -> bytes:
@@ -141,7 +159,7 @@ class Gate:
         return f"{payload}.{_b64(mac)}"
 
     def _open(self, token: object, kind: Kind) -> dict[str, Any]:
-        if not isinstance(token, str) or len(token) > 600 or token.count(".") != 1:
+        if not isinstance(token, str) or len(token) > 1200 or token.count(".") != 1:
             raise Refused(401, "not a token")
         payload, mac = token.split(".")
         expected = _b64(hmac.new(self._secret, payload.encode(), hashlib.sha256).digest())
@@ -167,6 +185,19 @@ class Gate:
         if not isinstance(table, str) or not (player is None or isinstance(player, str)):
             raise Refused(401, "not a token")
         return Session(player, table, float(body["e"]), lang if isinstance(lang, str) else None)
+
+    def start_session(self, player_id: str, name: str, chat_id: str, language: str | None) -> str:
+        """A start page's session: this person, their name and private chat, no table."""
+        return self._sign({"k": "p", "p": player_id, "n": name[:64], "c": chat_id, "l": language,
+                           "e": int(self._clock()) + SESSION_SECONDS})
+
+    def check_start(self, token: object) -> StartSession:
+        body = self._open(token, "p")
+        player, name, chat, lang = body.get("p"), body.get("n"), body.get("c"), body.get("l")
+        if not all(isinstance(v, str) and v for v in (player, chat)) or not isinstance(name, str):
+            raise Refused(401, "not a token")
+        return StartSession(str(player), name, str(chat), lang if isinstance(lang, str) else None,
+                            float(body["e"]))
 
     def hand_link(self, player_id: str, table_id: str, lang: str | None = None) -> str:
         """A Discord hand's link token: this player, this table, one use, ``max_age`` seconds."""

@@ -1,7 +1,9 @@
 """What a page sends, read within limits: one small JSON object a frame, or a refusal.
 
-A page sends two kinds of frame, ``{"session": token}`` and ``{"op": "play", ...}``:
-flat objects of a few hundred bytes. Anything else is refused before it is parsed, in
+A page sends two kinds of frame, ``{"session": token}`` (a start page's:
+``{"start": token}``) and ``{"op": "play", ...}`` (a start page's: ``{"op": "join", ...}``
+and the like): flat objects of at most a few hundred bytes, or about a thousand for a
+start page's token. Anything else is refused before it is parsed, in
 words fit for one log line (never the frame itself): a frame over ``MAX_MESSAGE``
 bytes (aiohttp's ``max_msg_size`` closes the socket with 1009), binary frames, text
 that is not UTF-8, bytes that are no WebSocket frame at all, JSON nested deeper than

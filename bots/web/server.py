@@ -5,16 +5,22 @@
   hand links to ``/play#d=<token>`` (a fragment: it never reaches a server log
   or a ``Referer``).
 - ``GET /watch#w=<token>``: the public table, read only.
-- ``GET /static/...``: the page's script, style and nothing else; all of it
+- ``GET /start``: the start page, a Mini App without a table (``start``): the
+  person's name and rating, and playing someone online.
+- ``GET /static/...``: the pages' scripts, style and nothing else; all of it
   from this package.
 - ``POST /api/login``: ``{"telegram": initData, "table": id}``,
   ``{"discord": token}`` or ``{"watch": token}`` → ``{"session", "table"}``;
-  401 for what is not genuine or too old, 403 for a replay or someone else's
-  seat (``auth``). Each refusal is logged with its reason, never with what was sent.
+  ``{"telegram": initData, "start": true}`` → ``{"session", "start": true}``, a start
+  page's session; 401 for what is not genuine or too old, 403 for a replay or someone
+  else's seat (``auth``). Each refusal is logged with its reason, never with what was sent.
 - ``GET /ws``: the live page. Its first message is ``{"session": token}``;
   then the server sends frames (``frames``) and the page sends
   ``{"op": "play", "card", "plan", "version"}``, which goes through
   ``TableService.play`` exactly as a button press does (seat, turn, version).
+  A start page's first message is ``{"start": token}`` instead; it is sent start
+  frames and sends ``{"op": "join", "mode"}``, ``{"op": "cancel"}``, ``{"op": "wait"}``,
+  ``{"op": "computer"}`` or ``{"op": "open", "table"}`` (``StartPages.act``).
   A refused session closes the socket with code 4401 or 4403; a frame that is too big,
   binary, not JSON or nested too deep closes it too, with one line in the log (``inbound``).
 """
@@ -32,16 +38,18 @@ from aiohttp import web
 
 from ..i18n import SUPPORTED, translator
 from ..listening import serve
-from ..service import Person, ServiceError, TableService
+from ..service import Person, ServiceError, TableService, chat_id, raw_id
 from ..service.errors import MatchOver
-from .auth import Gate, Login, Refused
+from .auth import Gate, Login, Refused, StartSession
 from .frames import error_frame, page_texts
 from .hub import Page, WebHub
 from .inbound import MAX_MESSAGE, Unreadable, parse_body, read
+from .start import StartPages
 
 log = logging.getLogger(__name__)
 
-STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css", "cards.js": "text/javascript"}
+STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css", "cards.js": "text/javascript",
+                 "start.js": "text/javascript", "start.css": "text/css"}
 #: How long a new socket may take to say which session it is.
 HELLO_SECONDS: Final = 10.0
 
@@ -67,6 +75,9 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._static = {name: _asset(name).encode() for name in STATIC}
         self._page = _asset("table.html")
+        self._start_page = _asset("start.html")
+        #: The start pages connected now (``start``).
+        self.starts = StartPages(gate, hub)
         self._sockets: set[web.WebSocketResponse] = set()
         #: True the first time any process of the bot is shown a login's ``once`` key, before
         #: or after a restart (``TableService.once``); None: this process's memory alone (``Gate``).
@@ -80,6 +91,7 @@ class WebServer:
         app = web.Application(client_max_size=16 * 1024)
         app.router.add_get("/play", self._play)
         app.router.add_get("/watch", self._watch)
+        app.router.add_get("/start", self._start)
         app.router.add_get("/static/{name}", self._asset)
         app.router.add_post("/api/login", self._login)
         app.router.add_get("/ws", self._socket)
@@ -95,6 +107,7 @@ class WebServer:
     async def close(self) -> None:
         for socket in list(self._sockets):
             await socket.close()
+        await self.starts.stop()
         await self.hub.stop()
         if self._runner is not None:
             runner, self._runner = self._runner, None
@@ -102,10 +115,10 @@ class WebServer:
 
     # -- the page -------------------------------------------------------------------------
 
-    def _html(self, mode: str) -> web.Response:
+    def _html(self, mode: str, page: str | None = None) -> web.Response:
         t = translator(self.language)
         texts = page_texts(t)
-        body = (self._page.replace("{{lang}}", t.lang).replace("{{dir}}", "rtl" if t.rtl else "ltr")
+        body = ((page or self._page).replace("{{lang}}", t.lang).replace("{{dir}}", "rtl" if t.rtl else "ltr")
                 .replace("{{mode}}", mode).replace("{{title}}", texts["title"]))
         return web.Response(text=body, content_type="text/html", headers={
             "Cache-Control": "no-store",
@@ -120,6 +133,9 @@ class WebServer:
 
     async def _watch(self, request: web.Request) -> web.Response:
         return self._html("watch")
+
+    async def _start(self, request: web.Request) -> web.Response:
+        return self._html("start", self._start_page)
 
     async def _asset(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -138,7 +154,12 @@ class WebServer:
         if not isinstance(body, dict):
             return self._refused(request, Refused(401, "not a login"), None)
         lang = None
+        start = body.get("start") is True
         try:
+            if "telegram" in body and start:
+                login = self.gate.telegram(body.get("telegram"))
+                lang = login.language
+                return web.json_response({"session": await self._begin(login), "start": True})
             if "telegram" in body:
                 login = self.gate.telegram(body.get("telegram"))
                 lang = login.language
@@ -159,10 +180,20 @@ class WebServer:
             else:
                 raise Refused(401, "not a login")
         except Refused as refused:
-            return self._refused(request, refused, lang)
+            return self._refused(request, refused, lang, start=start)
         except ServiceError as error:
-            return self._refused(request, Refused(403, type(error).__name__), lang, error)
+            return self._refused(request, Refused(403, type(error).__name__), lang, error, start=start)
         return web.json_response({"session": session, "table": table_id})
+
+    async def _begin(self, login: Login) -> str:
+        """A start page's session: the Telegram person, their name, their private chat with
+        the bot (whose id is theirs), in the language they chose or their app reports."""
+        if self.once is not None and login.once[0] and not await self.once(*login.once):
+            raise Refused(403, "this login was used already")  # by another process
+        user = raw_id(login.player_id)
+        person = Person(login.player_id, (login.name or user)[:64], login.language)
+        await self.service.language(None, person)  # their app's language, noted as the chat notes it
+        return self.gate.start_session(person.player_id, person.name, chat_id("tg", user), login.language)
 
     async def _seat(self, login: Login, table_id: str) -> str:
         """A session for the login's own seat at the table (NotSeated: not theirs)."""
@@ -184,11 +215,16 @@ class WebServer:
         return str(seat.name) if seat is not None and seat.name else "?"
 
     def _refused(self, request: web.Request, refused: Refused, lang: str | None,
-                 error: ServiceError | None = None) -> web.Response:
+                 error: ServiceError | None = None, *, start: bool = False) -> web.Response:
         log.warning("web login refused (%d: %s) from %s", refused.status, refused.reason, request.remote)
         t = translator(lang if lang in SUPPORTED else self.language)
         if error is not None:
             text = error.message(t)
+        elif start and refused.status == 403:
+            # TRANSLATORS: the start page's login was refused: it was used already.
+            text = t.gettext("This page was opened already. Open it again from the bot's chat.")
+        elif start:
+            text = t.gettext("This page is not valid any more. Open it again from the bot's chat.")
         elif refused.status == 403:
             # TRANSLATORS: the web page's login was refused: its link or login was used already.
             text = t.gettext("This link was used already. Open the table again from your hand.")
@@ -209,7 +245,8 @@ class WebServer:
                 hello = read(await socket.receive(timeout=HELLO_SECONDS), socket.close_code)
                 if hello is None:
                     return socket  # closed before it said anything
-                session = self.gate.check_session(hello.get("session"))
+                start = self.gate.check_start(hello.get("start")) if "start" in hello else None
+                session = self.gate.check_session(hello.get("session")) if start is None else None
             except Unreadable as unreadable:
                 await self._unreadable(request, socket, unreadable)
                 return socket
@@ -219,6 +256,10 @@ class WebServer:
                             request.remote)
                 await socket.close(code=4000 + refused.status)
                 return socket
+            if start is not None:
+                await self._start_socket(request, socket, start)
+                return socket
+            assert session is not None
 
             async def send(text: str) -> None:
                 await socket.send_str(text)
@@ -239,6 +280,27 @@ class WebServer:
                 await self.hub.close(page)
             self._sockets.discard(socket)
         return socket
+
+    async def _start_socket(self, request: web.Request, socket: web.WebSocketResponse,
+                            session: StartSession) -> None:
+        """A start page's socket: its frames, and the presses it sends (``StartPages``)."""
+
+        async def send(text: str) -> None:
+            await socket.send_str(text)
+
+        page = self.starts.open(session, send)
+        try:
+            while True:
+                try:
+                    message = read(await socket.receive(), socket.close_code)
+                except Unreadable as unreadable:
+                    await self._unreadable(request, socket, unreadable)
+                    return
+                if message is None:
+                    return
+                await self.starts.act(page, message)
+        finally:
+            await self.starts.close(page)
 
     @staticmethod
     async def _unreadable(request: web.Request, socket: web.WebSocketResponse,

@@ -14,6 +14,7 @@ from ..service import Clock, HandView, Notice, Platform, PoolNotice, PoolPlatfor
 from .auth import Gate, derived_secret
 from .hub import WebHub
 from .server import WebServer
+from .start import PoolChat, StartPages
 
 if TYPE_CHECKING:
     from ..settings import BasraSettings
@@ -41,14 +42,20 @@ class TeedPlatform:
 
 class TeedPoolPlatform(TeedPlatform):
     """A teed platform whose people may wait in the pairing pool: what the pool tells them
-    goes to the chat platform alone (no page shows a waiting message)."""
+    goes to the chat platform first (their waiting messages), then wakes their start pages
+    (``StartPages.told``, which never waits)."""
 
-    def __init__(self, inner: PoolPlatform, hub: WebHub) -> None:
+    def __init__(self, inner: PoolPlatform, hub: WebHub, starts: StartPages | None = None) -> None:
         super().__init__(inner, hub)
         self.pool = inner
+        self.starts = starts
 
     async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
-        await self.pool.tell_pool(notices)
+        try:
+            await self.pool.tell_pool(notices)
+        finally:
+            if self.starts is not None:
+                self.starts.told(notices)
 
 
 class WebTable:
@@ -78,7 +85,7 @@ class WebTable:
 
     def platform(self, inner: Platform) -> TeedPlatform:
         if isinstance(inner, PoolPlatform):
-            return TeedPoolPlatform(inner, self.hub)
+            return TeedPoolPlatform(inner, self.hub, self.server.starts)
         return TeedPlatform(inner, self.hub)
 
     def connect(self, service: TableService, clock: Clock | None = None) -> None:
@@ -105,11 +112,21 @@ class WebTable:
             self._listening = None
         await self.server.close()
 
+    def pool_chat(self, platform: str, chat: PoolChat) -> None:
+        """The chat side of ``platform``'s searches begun or changed on the start page: the
+        waiting message in the person's chat follows them (``start.PoolChat``)."""
+        self.server.starts.chats[platform] = chat
+
     # -- links ----------------------------------------------------------------------------
 
     def mini_app_url(self, table_id: str) -> str:
         """The Telegram hand's Mini App address (``initData`` proves who opens it)."""
         return f"{self.url}/play?t={table_id}"
+
+    def start_url(self) -> str:
+        """The start page's Mini App address, for the bot's private-chat welcome (``initData``
+        proves who opens it)."""
+        return f"{self.url}/start"
 
     def hand_url(self, hand: HandView, lang: str) -> str:
         """A Discord hand's link: signed for this player and table, one use, expiring."""
