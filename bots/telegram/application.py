@@ -200,6 +200,8 @@ class BasraTelegram(Hosted):
         self.delivery.bot_username = self.application.bot.username
         if self.commands:
             await register_commands(self.application.bot)
+        if self.web is not None:  # a search begun on the start page shows in the chat too
+            self.web.pool_chat(self.delivery.name, self.handlers)
         await host.start(self.delivery, alone=True, connect=self.delivery.connect)
 
     async def _step_down_if_lost(self, lead: Lead) -> None:

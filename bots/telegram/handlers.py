@@ -11,7 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from telegram import InlineKeyboardButton, Message, Update
+from telegram import InlineKeyboardButton, Message, Update, WebAppInfo
 from telegram.constants import ChatType
 
 from core import BasraError
@@ -151,10 +151,17 @@ class Handlers(Pairing):
                 for table in waiting:
                     await self.delivery.clear_note(table, person.player_id)
             else:
+                rows = [[inline_button(seek_button(t))]]
+                if self.delivery.web is not None:
+                    # TRANSLATORS: button under the welcome: opens the web table's start page
+                    # inside Telegram, from which one plays someone online.
+                    label = t.gettext("🃏 Play on the web table")
+                    opens = WebAppInfo(self.delivery.web.start_url())
+                    rows.append([InlineKeyboardButton(label, web_app=opens)])
                 await self.reply_text(message, t.gettext(
                     "Welcome to Basra! Add me to a group and send /newgame there, or send /practice "
                     "here to play against the computer. Your cards always come here, in private."),
-                    [[inline_button(seek_button(t))]])
+                    rows)
         sent = await self.send_hands(person)
         if payload is not None and payload.kind == "hand" and sent == 0:
             if await self._seated_in_lobby(payload.table_id, person):

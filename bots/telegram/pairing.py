@@ -10,6 +10,10 @@ alone and carry nobody's id (``bots.render.pool``), and only on the presser's cu
 waiting message: a press on an older one gets the pool's refusal as its answer and
 changes nothing.
 
+A search begun or changed on the web table's start page (``bots.web.start``) shows in the
+chat as the same press there would leave it (``page_pressed``): its waiting message is
+posted, then edited as the pool tells, stopped, or ended by the computer chosen.
+
 Under a stranger match's result, Block and Rematch (a 1-v-1's: wait in the pool for that
 same opponent, who must press it too; the waiting message names them by the display name
 the result shows) name that match's table only; so do the reactions on its hands and
@@ -35,7 +39,7 @@ from ..render.pool import (
     render_stopped,
 )
 from ..render.reactions import reaction_sent_text
-from ..service import BadInput, NotLooking, Person
+from ..service import BadInput, NotLooking, Person, PoolView
 from .keyboards import StartPayload, deep_link
 from .presses import without_verb
 from .privacy import Privacy
@@ -66,6 +70,20 @@ class Pairing(Privacy):
         already playing)."""
         view = await self.service.pool_join(person, chat, mode)
         self.delivery.open_waiting(view, person)
+
+    def page_pressed(self, op: str, view: PoolView, person: Person) -> None:
+        """``bots.web.start.PoolChat``: the start page began the search (``op`` "join"), stopped
+        it ("cancel"), waited on ("wait") or chose the computer ("computer", whose practice
+        match the page opens): the waiting message says so, as after the same press here."""
+        t = translator(view.lang)
+        if op == "join":
+            self.delivery.open_waiting(view, person)
+        elif op == "cancel":
+            self.delivery.show_waiting(view, render_stopped(t, PLAY), final=True)
+        elif op == "wait":
+            self.delivery.show_waiting(view, self.delivery.render_waiting(view))
+        elif op == "computer":
+            self.delivery.show_waiting(view, render_solo(view, t), final=True)
 
     async def _press(self, query: CallbackQuery, message: Message | None, person: Person,
                      chat: str | None) -> bool:

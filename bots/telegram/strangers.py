@@ -9,6 +9,9 @@ earlier never overwrites a later one: a search that ended (stopped, found, the c
 chosen) stays ended whatever a wave read before. Its reference goes to the pool
 (``TableService.pool_message``), so that a restarted bot edits the same message.
 
+With the web table served, a search's message has a button that opens its start page
+(``bots.web.start``), which follows the same search and opens the match once found.
+
 A search for two against two says so; once found, its message names the partner apart from
 the other team. Rematch under a stranger 1-v-1's result opens a search for that one
 opponent, whose display name its message shows instead of how many look (kept with the
@@ -31,6 +34,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
+
+from telegram import InlineKeyboardButton, WebAppInfo
 
 from ..i18n import Translator, translator
 from ..outbound import SKIPPED, Outcome
@@ -59,6 +64,7 @@ from ..service import (
     raw_id,
 )
 from .contents import ASIDE, FIRST, REPLY, chat_number, content_of, outcome_of
+from .keyboards import keyboard
 from .outbox import Content
 from .outbox import Outcome as Sent_
 
@@ -67,6 +73,7 @@ if TYPE_CHECKING:
 
     from ..outbound.refs import TableRefs
     from ..service import HandView, TableService
+    from ..web import WebTable
     from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -115,6 +122,7 @@ class StrangerMessages:
 
     if TYPE_CHECKING:  # what ``Delivery`` provides
         outbox: Outbox
+        web: WebTable | None
 
         @property
         def service(self) -> TableService: ...
@@ -199,7 +207,7 @@ class StrangerMessages:
         chosen), and no state read before may overwrite this one. ``news``: if the message is
         gone, a new one says it (an offer, an opponent found)."""
         user = private_chat(view)
-        content = content_of(rendered)
+        content = content_of(rendered) if final else self._waiting_content(rendered, view.lang)
         known = message_id or self.waiting_message(view)
         if final:
             self._waiting.pop(user, None)
@@ -217,6 +225,14 @@ class StrangerMessages:
         # Ended searches go after any state of the same search, later states after earlier.
         stamp = (1 if final else 0, int(view.waited * 1000))
         self.put(("pool", user, known), user, run, stamp=stamp, urgent=True, order=REPLY, label="waiting")
+
+    def _waiting_content(self, rendered: Rendered, lang: str) -> Content:
+        """A search under way, with the button that opens the web table's start page when served."""
+        if self.web is None:
+            return content_of(rendered)
+        label = translator(lang).gettext("🃏 Play on the web table")
+        opens = [InlineKeyboardButton(label, web_app=WebAppInfo(self.web.start_url()))]
+        return Content(rendered.text.html(), keyboard(rendered.buttons, [opens]))
 
     def _post_waiting(self, view: PoolView, content: Content, *, final: bool, person: Person | None) -> None:
         """A waiting message whose message is not known yet: posted once, the latest state of
