@@ -18,7 +18,7 @@ from tests.fakes import FakeTelegram, FakeUser
 from tests.telegram.test_pool import POOL, people, person, waiting, waves
 from tests.telegram.world import start_match
 from tests.web.test_web_auth import login, next_of
-from tests.web.web_world import PUBLIC, WebWorld
+from tests.web.web_world import ARTIFACTS, PHONE, PUBLIC, WebWorld, telegram_script
 
 GONE = "This page is not valid any more. Open it again from the bot's chat."
 USED = "This page was opened already. Open it again from the bot's chat."
@@ -232,3 +232,39 @@ async def test_a_search_stopped_in_the_chat_shows_on_the_page(server: FakeTelegr
             await world.press_verb(amal, waiting(world, amal), "unseek")
             await asyncio.wait_for(frame_in(page, "idle"), 5)
         assert world.web.server.starts.pages(f"tg:{amal.id}") == 0
+
+
+async def test_in_a_browser_the_arabic_start_page_looks_then_opens_the_table_found(
+    server: FakeTelegram, database: Path, browser: Any
+) -> None:
+    """start.js as a phone runs it: right to left in Arabic, the search pressed, its clock
+    counting, and the table's page opened once a wave found someone."""
+    amal, badr = people(server)
+    async with pool_world(server, database) as world:
+        context = await browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                            has_touch=True, locale="ar-EG")
+        await context.route("https://telegram.org/**", lambda route: route.abort())
+        await context.add_init_script(telegram_script(world.init_data(badr)))
+        page = await context.new_page()
+        try:
+            await page.goto(world.local(f"{PUBLIC}/start"))
+            await page.wait_for_selector('#start[data-state="idle"]')
+            assert await page.get_attribute("html", "dir") == "rtl"
+            assert await page.inner_text("#name") == "بدر"
+            assert await page.inner_text("#rating") == "تصنيفك: 1500 (مؤقت)"
+            await page.click('#buttons button[data-mode="1v1"]')
+            await page.wait_for_selector('#start[data-state="waiting"] #lines .clock')
+            assert await page.locator('#buttons button[data-op="cancel"]').count() == 1
+            await page.screenshot(path=str(ARTIFACTS / "ar-start-waiting.png"))
+            async with start_page(world, amal) as first:
+                await first.send_json({"op": "join", "mode": "1v1"})
+                await frame_in(first, "waiting")
+                await waves(world, 2)
+                await page.wait_for_url("**/play?t=*", timeout=10_000)
+            await page.wait_for_selector("#table[data-version]")
+            cards = await page.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.dataset.card)")
+            assert len(cards) == 4
+            table = await world.basra.service.pool_status(person(badr))
+            assert table is not None and page.url.endswith(f"/play?t={table.table_id}")
+        finally:
+            await context.close()
