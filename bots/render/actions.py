@@ -30,9 +30,11 @@ from ..service.errors import BadInput
 #: (the same players again) on its result; variant/clock/lang change chat settings
 #: (``arg`` holds the value); erase (confirm ``/forget``) and keep (do not) act on the
 #: presser, with ``arg`` the moment the question expires. The pairing pool's act on the
-#: presser too: seek (look for an opponent now), unseek (stop looking), wait (keep
-#: looking once the computer is offered), solo (play the computer instead), and block (the
-#: others of the stranger match ``table_id`` are never paired with the presser again).
+#: presser too: seek (look for an opponent now; ``arg`` "2v2": for two against two), unseek
+#: (stop looking), wait (keep looking once the computer is offered), solo (play the computer
+#: instead), invite (an invitation that brings a friend as partner to a 2-v-2 search), and
+#: block (the others of the stranger match ``table_id`` are never paired with the presser
+#: again).
 #: Under and on a stranger match: again (wait in the pool for the opponent of the finished
 #: 1-v-1 ``table_id``, who must press it too) and react (send the canned reaction ``arg``,
 #: a key of ``bots.service.REACTIONS``, to the others at ``table_id``). top shows a
@@ -63,6 +65,7 @@ Verb = Literal[
     "unseek",
     "wait",
     "solo",
+    "invite",
     "block",
     "again",
     "react",
@@ -76,7 +79,7 @@ HAND_VERBS: Final = frozenset({"card", "plan", "play", "back"})
 SETTING_VERBS: Final = frozenset({"variant", "clock", "lang"})
 ERASE_VERBS: Final = frozenset({"erase", "keep"})
 #: The verbs of the pairing pool's buttons: none names anyone but the presser.
-POOL_VERBS: Final = frozenset({"seek", "unseek", "wait", "solo", "block"})
+POOL_VERBS: Final = frozenset({"seek", "unseek", "wait", "solo", "invite", "block"})
 #: The verbs of a stranger match's own buttons, for adapters that offer them: each names
 #: the table and nobody's id.
 STRANGER_VERBS: Final = frozenset({"again", "react"})

@@ -1,11 +1,13 @@
 """The pairing pool's messages: the one waiting message a person's search shows (looking,
 the computer offered, an opponent found, the search stopped) and the buttons that start a
-search from elsewhere (the welcome, a practice match's result, a stranger match's result).
+search from elsewhere (the welcome, a practice match's result, a stranger match's result);
+and the invitation a 2-v-2 search's Bring a partner answers with (a link, or a code).
 
 A waiting message names nobody but its reader: how many are looking is a count, and the
-opponent found is shown by the display name their match shows anyway (isolated), never
-an id or a username. Every button here acts on the presser alone (``POOL_VERBS``); only
-Block names a table, the stranger match it is under.
+opponent found, or the partner a friend came as, is shown by their display name (isolated),
+never an id or a username; an invitation holds a random token, no id. Every button here acts
+on the presser alone (``POOL_VERBS``); only Block names a table, the stranger match it is
+under.
 """
 
 from __future__ import annotations
@@ -44,17 +46,35 @@ def rating_line(view: PoolView, t: Translator) -> Line:
     return Line.of(t.gettext("Your rating: {rating}", rating=rating))
 
 
+def invite_button(t: Translator) -> Button:
+    """Bring a friend as partner to a 2-v-2 search: an invitation to pass on (``invite``)."""
+    # TRANSLATORS: button under the message of a search for two against two: invite a friend
+    # to join as one's partner (the bot then looks for two opponents).
+    return Button(t.gettext("🤝 Bring a partner"), Action("invite"))
+
+
 def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
-                   waiting_for: str | None = None) -> Rendered:
+                   waiting_for: str | None = None, partner: str | None = None,
+                   parted: bool = False) -> Rendered:
     """The waiting message while the pool looks: how long, how many look, the reader's rating
     (provisional for their first rated matches); once nobody was found within the wait, the
     computer at the level nearest their rating, or waiting on. ``resumed``: the bot restarted
-    meanwhile and is still looking. A search for two against two says so in its title.
-    ``waiting_for``: the display name of the one person a rematch waits for (``rematch_waiting``),
-    named instead of how many look."""
+    meanwhile and is still looking. A search for two against two says so in its title, and
+    offers to bring a partner (``invite_button``); once a friend came as partner
+    (``view.partnered``), it says that the two look for two opponents, naming the partner
+    (``partner``, else ``view.partners``, when known). ``parted``: the partner stopped
+    looking, and the reader looks on alone. ``waiting_for``: the display name of the one
+    person a rematch waits for (``rematch_waiting``), named instead of how many look."""
     if waiting_for is not None:
         return rematch_waiting(view, t, waiting_for, resumed=resumed)
-    if view.mode == "2v2":
+    together = view.mode == "2v2" and view.partnered
+    if together:
+        name = partner if partner is not None else next(iter(view.partners), None)
+        # TRANSLATORS: the title of the message shown while the bot looks for two opponents
+        # for the reader and the partner they brought; {name} is the partner's display name.
+        title = (t.gettext("Looking for two opponents for you and your partner {name}…", name=user_text(name))
+                 if name else t.gettext("Looking for two opponents for you and your partner…"))
+    elif view.mode == "2v2":
         # TRANSLATORS: the title of the message shown while the bot looks for three players
         # online: a partner and two opponents.
         title = t.gettext("Looking for players: two against two…")
@@ -62,6 +82,11 @@ def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
         # TRANSLATORS: the title of the message shown while the bot looks for an opponent.
         title = t.gettext("Looking for an opponent…")
     lines = [Line.of(Span(title, bold=True))]
+    if parted and not together:
+        # TRANSLATORS: in the message of a search for two against two, after the partner the
+        # reader came with cancelled theirs.
+        lines.append(Line.of(t.gettext(
+            "Your partner stopped looking, so I am looking for a partner for you too.")))
     if resumed:
         lines.append(Line.of(t.gettext("The bot restarted, and I am still looking for you.")))
     # TRANSLATORS: how long the search has lasted so far, e.g. "Time waited: 0:42".
@@ -75,11 +100,12 @@ def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
     lines.append(Line.of(f"{waited} · {looking}"))
     lines.append(rating_line(view, t))
     cancel = Button(t.gettext("✖ Cancel"), Action("unseek"), "danger")
+    bring = ((invite_button(t),),) if view.mode == "2v2" and not together else ()
     if not view.offered:
         lines.append(Line.of(t.gettext(
             "Your match begins here as soon as someone is found. If nobody is found within {clock}, "
             "you can play the computer instead.", clock=clock_text(int(view.wait_seconds)))))
-        return Rendered(Text.of(*lines), ((cancel,),))
+        return Rendered(Text.of(*lines), (*bring, (cancel,)))
     # TRANSLATORS: {level} is a computer level, e.g. "beginner".
     lines.append(Line.of(Span(t.gettext(
         "Nobody was found yet. Play the computer ({level}) now, or keep waiting.",
@@ -88,7 +114,44 @@ def render_waiting(view: PoolView, t: Translator, *, resumed: bool = False,
         Button(t.gettext("🤖 Play the computer"), Action("solo"), "success"),
         Button(t.gettext("⏳ Keep waiting"), Action("wait")),
     )
-    return Rendered(Text.of(*lines), (offer, (cancel,)))
+    return Rendered(Text.of(*lines), (offer, *bring, (cancel,)))
+
+
+def invite_title(t: Translator) -> Line:
+    # TRANSLATORS: the title of the message that holds an invitation (a link, or a code) to
+    # pass on to a friend, who joins the reader as partner in two against two.
+    return Line.of(Span(t.gettext("Your invitation to play two against two"), bold=True))
+
+
+def render_invite_link(t: Translator, link: str, seconds: int) -> Rendered:
+    """The answer to Bring a partner where the invitation is a link to press (Telegram): what
+    to do with it, how long it lasts, and the link, on a line of its own."""
+    minutes = max(1, seconds // 60)
+    return Rendered(Text.of(
+        invite_title(t),
+        Line.of(t.ngettext(
+            "Send this link to a friend: when they press it, they join you as your partner, and I "
+            "look for two opponents for you both. It works once, for {n} minute.",
+            "Send this link to a friend: when they press it, they join you as your partner, and I "
+            "look for two opponents for you both. It works once, for {n} minutes.", minutes)),
+        Line.of(link),
+    ))
+
+
+def render_invite_code(t: Translator, command: str, seconds: int) -> Rendered:
+    """The answer to Bring a partner where the invitation is a code to type (Discord): the
+    command that uses it (``command``, code included), on a line of its own, and how long
+    it lasts."""
+    minutes = max(1, seconds // 60)
+    return Rendered(Text.of(
+        invite_title(t),
+        Line.of(t.ngettext(
+            "Send this command to a friend: when they use it, they join you as your partner, and I "
+            "look for two opponents for you both. It works once, for {n} minute.",
+            "Send this command to a friend: when they use it, they join you as your partner, and I "
+            "look for two opponents for you both. It works once, for {n} minutes.", minutes)),
+        Line.of(Span(command, bold=True)),
+    ))
 
 
 def rematch_waiting(view: PoolView, t: Translator, name: str, *, resumed: bool = False) -> Rendered:
@@ -198,11 +261,17 @@ def blocked_text(t: Translator, names: Sequence[str]) -> str:
     return t.gettext("You will not be paired with {names} again.", names=shown)
 
 
+def seek_again(result: MatchResultView) -> Action:
+    """A new search for the same kind of match as ``result``'s: two against two after one."""
+    return Action("seek", arg="2v2") if result.mode == "2v2" else Action("seek")
+
+
 def stranger_result_buttons(result: MatchResultView, t: Translator) -> tuple[tuple[Button, ...], ...]:
-    """Under a stranger match's result: look for someone again, or block who was met. Never
-    Rematch, whose lobby would open in a chat nobody reads."""
+    """Under a stranger match's result: look for someone again, for the same kind of match
+    (``seek_again``), or block who was met. Never Rematch, whose lobby would open in a chat
+    nobody reads."""
     # TRANSLATORS: button under the result of a match with someone the bot found online.
-    again = Button(t.gettext("🎲 Play someone again"), Action("seek"), "primary")
+    again = Button(t.gettext("🎲 Play someone again"), seek_again(result), "primary")
     # TRANSLATORS: button under such a result: never be paired with that player again.
     block = Button(t.gettext("🚫 Block"), Action("block", result.table_id, result.version), "danger")
     return ((again, block),)

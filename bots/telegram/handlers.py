@@ -124,7 +124,8 @@ class Handlers(Pairing):
         return render_error(error, t, command="/practice" if private else "/newgame")
 
     async def start(self, message: Message, person: Person, chat: str, args: list[str]) -> None:
-        """``/start`` in private: welcome, join a lobby from a deep link, deliver waiting hands."""
+        """``/start`` in private: welcome, join a lobby from a deep link, join a friend's 2-v-2
+        search from their invitation's link, deliver waiting hands."""
         if message.chat.type != ChatType.PRIVATE:
             await self.help(message, person, chat, args)
             return
@@ -135,6 +136,8 @@ class Handlers(Pairing):
         t = await self.language(chat, person)
         if payload is not None and payload.kind == "play":
             await self.seek(person, chat)
+        elif payload is not None and payload.kind == "invite":
+            await self.accept(person, chat, payload.table_id)
         elif payload is not None and payload.kind == "join":
             await self.service.join(payload.table_id, person, payload.team)
             await self.reply_text(message, t.gettext(

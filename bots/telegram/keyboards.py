@@ -3,8 +3,9 @@
 Callback data is the renderer's ``Action.encode()`` (``b1|play|<table>|<version>|10D|2``,
 well under Telegram's 64 bytes). Deep links (``t.me/<bot>?start=<payload>``) open
 the private chat with the bot; their payload is ``h<table>`` (show my hand),
-``j<table>`` / ``j<table>_<team>`` (join that lobby) or ``play`` (look for someone to
-play now, as ``/play`` does).
+``j<table>`` / ``j<table>_<team>`` (join that lobby), ``play`` (look for someone to
+play now, as ``/play`` does) or ``i<token>`` (join the one who sent the link as their
+partner: an invitation to the pool, whose token is random and names nobody).
 
 >>> StartPayload.parse("jabc123def456_1")
 StartPayload(kind='join', table_id='abc123def456', team=1)
@@ -12,6 +13,8 @@ StartPayload(kind='join', table_id='abc123def456', team=1)
 'habc123def456'
 >>> StartPayload.parse(StartPayload("play").encode())
 StartPayload(kind='play', table_id='', team=None)
+>>> StartPayload.parse("iZx_4-abcdEFGH1234")
+StartPayload(kind='invite', table_id='Zx_4-abcdEFGH1234', team=None)
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ MAX_CALLBACK_BYTES: Final = 64
 _TABLE: Final = re.compile(r"^[A-Za-z0-9-]{1,40}$")
 _PAYLOAD: Final = re.compile(r"^([hj])([A-Za-z0-9-]{1,40})(?:_([01]))?$")
 _PLAY: Final = "play"
+#: An invitation's payload: ``i`` and its token (Telegram allows 64 of [A-Za-z0-9_-]).
+_INVITE: Final = re.compile(r"^i([A-Za-z0-9_-]{8,40})$")
 
 
 def inline_button(button: Button) -> InlineKeyboardButton:
@@ -50,15 +55,18 @@ def keyboard(
 
 @dataclass(frozen=True, slots=True)
 class StartPayload:
-    """What a ``/start <payload>`` deep link asks for."""
+    """What a ``/start <payload>`` deep link asks for. An invitation's token is in
+    ``table_id``."""
 
-    kind: Literal["hand", "join", "play"]
+    kind: Literal["hand", "join", "play", "invite"]
     table_id: str = ""
     team: int | None = None
 
     def encode(self) -> str:
         if self.kind == "play":
             return _PLAY
+        if self.kind == "invite":
+            return "i" + self.table_id
         text = ("h" if self.kind == "hand" else "j") + self.table_id
         return text if self.team is None else f"{text}_{self.team}"
 
@@ -66,6 +74,9 @@ class StartPayload:
     def parse(cls, text: str) -> StartPayload | None:
         if text.strip() == _PLAY:
             return cls("play")
+        invite = _INVITE.match(text.strip())
+        if invite is not None:
+            return cls("invite", invite.group(1))
         match = _PAYLOAD.match(text.strip())
         if match is None:
             return None

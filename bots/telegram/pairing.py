@@ -14,6 +14,12 @@ A search begun or changed on the web table's start page (``bots.web.start``) sho
 chat as the same press there would leave it (``page_pressed``): its waiting message is
 posted, then edited as the pool tells, stopped, or ended by the computer chosen.
 
+Under a 2-v-2 search's waiting message, Bring a partner answers with a new message holding an
+invitation's link (``t.me/<bot>?start=i<token>``) to send to a friend: the friend who presses
+it (``accept``) joins the searcher as partner, and both messages say they look for two
+opponents together. "Play someone again" under a stranger match's result looks for the same
+kind of match (``seek`` with ``arg`` "2v2" after a 2-v-2).
+
 Under a stranger match's result, Block and Rematch (a 1-v-1's: wait in the pool for that
 same opponent, who must press it too; the waiting message names them by the display name
 the result shows) name that match's table only; so do the reactions on its hands and
@@ -35,11 +41,13 @@ from ..render.pool import (
     blocked_text,
     play_in_private_text,
     rematch_asked_text,
+    render_invite_link,
     render_solo,
     render_stopped,
 )
 from ..render.reactions import reaction_sent_text
 from ..service import BadInput, NotLooking, Person, PoolView
+from .contents import content_of
 from .keyboards import StartPayload, deep_link
 from .presses import without_verb
 from .privacy import Privacy
@@ -71,6 +79,21 @@ class Pairing(Privacy):
         view = await self.service.pool_join(person, chat, mode)
         self.delivery.open_waiting(view, person)
 
+    async def accept(self, person: Person, chat: str, token: str) -> None:
+        """A friend's invitation link pressed (``/start i<token>``): join them as partner, and
+        post the waiting message that names them (the refusals go up, changing nothing)."""
+        view = await self.service.pool_accept(person, chat, token)
+        self.delivery.open_waiting(view, person)
+
+    async def _invite(self, own: Message, person: Person, here: str) -> None:
+        """Bring a partner, under a 2-v-2 search's waiting message: a new message with the
+        invitation's link, to send to a friend, and how long it lasts."""
+        made = await self.service.pool_invite(person, here)
+        link = deep_link(self.delivery.bot_username, StartPayload("invite", made.token))
+        t = await self.language(here, person)
+        self.delivery.post(own.chat_id, content_of(render_invite_link(t, link, made.seconds)),
+                           key=("invite", made.token))
+
     def page_pressed(self, op: str, view: PoolView, person: Person) -> None:
         """``bots.web.start.PoolChat``: the start page began the search (``op`` "join"), stopped
         it ("cancel"), waited on ("wait") or chose the computer ("computer", whose practice
@@ -93,7 +116,10 @@ class Pairing(Privacy):
         own = self._own_private(message, person)
         here = self.delivery.moves.service_id(own.chat_id)
         if action.verb == "seek":
-            await self.seek(person, here)
+            await self.seek(person, here, "2v2" if action.arg == "2v2" else "1v1")
+            return False
+        if action.verb == "invite":
+            await self._invite(own, person, here)
             return False
         if action.verb == "react":
             key = action.arg or ""

@@ -12,10 +12,12 @@ chosen) stays ended whatever a wave read before. Its reference goes to the pool
 With the web table served, a search's message has a button that opens its start page
 (``bots.web.start``), which follows the same search and opens the match once found.
 
-A search for two against two says so; once found, its message names the partner apart from
-the other team. Rematch under a stranger 1-v-1's result opens a search for that one
-opponent, whose display name its message shows instead of how many look (kept with the
-message's reference, so that a restarted bot still names them).
+A search for two against two says so, and offers to bring a partner (``Pairing``'s invite
+link); once a friend came as partner, its message names them (``PoolTogether``, kept with
+the message's reference), and once found, names the partner apart from the other team.
+Rematch under a stranger 1-v-1's result opens a search for that one opponent, whose display
+name its message shows instead of how many look (kept with the message's reference, so that
+a restarted bot still names them).
 
 A stranger match (``ids.is_pool_chat``) has no chat: its public notices come as
 ``ForSeat``, one per person, in that person's language. Hands go as in any match (the
@@ -54,6 +56,7 @@ from ..service import (
     PoolNotice,
     PoolOffer,
     PoolPaired,
+    PoolTogether,
     PoolView,
     Reacted,
     RoundEnded,
@@ -85,6 +88,8 @@ END_KEY: Final = "pool end:"
 CHAT: Final = "chat"
 MESSAGE: Final = "message"
 REMATCH: Final = "rematch"
+#: ... and whom a 2-v-2 search came with, once a friend used the searcher's invitation.
+PARTNER: Final = "partner"
 #: The reactions under a stranger match's result: those that suit its end.
 AT_THE_END: Final = ("good_game", "thanks")
 
@@ -144,6 +149,9 @@ class StrangerMessages:
         #: Whom each rematch under way waits for, as this process knows it (user → the
         #: opponent's display name).
         self._rematches: dict[int, str] = {}
+        #: Whom each search under way came with, as this process knows it (user → the partner's
+        #: display name): a friend who used the searcher's invitation, or whose they used.
+        self._partners: dict[int, str] = {}
         #: Reactions delivered so far: each is a message of its own (its write's key).
         self._reactions = 0
 
@@ -152,9 +160,11 @@ class StrangerMessages:
     def open_waiting(self, view: PoolView, person: Person, *, rematch: str | None = None) -> None:
         """Post the waiting message of a search just begun; its reference goes to the pool.
         ``rematch``: the display name of the one opponent the search waits for (Rematch under
-        a stranger match's result)."""
+        a stranger match's result). A search begun with an invitation names its partner
+        (``view.partners``)."""
         user = private_chat(view)
         self._waiting.pop(user, None)  # a search of its own: a message of its own
+        self._partners.pop(user, None)
         if rematch is None:
             self._rematches.pop(user, None)
         else:
@@ -171,10 +181,28 @@ class StrangerMessages:
         stored = noted.get(REMATCH) if noted.get(CHAT) == user else None
         return stored if isinstance(stored, str) else None
 
-    def render_waiting(self, view: PoolView, *, resumed: bool = False) -> Rendered:
-        """The waiting message of ``view``'s search, in its reader's language: how it goes, or
-        whom a rematch waits for."""
-        return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view))
+    def partner_of(self, view: PoolView) -> str | None:
+        """Whom ``view``'s 2-v-2 search came with (a display name), when it came with someone
+        and their name is known: told now, kept here, or kept with the message's reference."""
+        user = private_chat(view)
+        if not view.partnered:
+            self._partners.pop(user, None)
+            return None
+        if view.partners:
+            self._partners[user] = view.partners[0]
+            return view.partners[0]
+        known = self._partners.get(user)
+        if known is not None:
+            return known
+        noted = view.message or {}
+        stored = noted.get(PARTNER) if noted.get(CHAT) == user else None
+        return stored if isinstance(stored, str) else None
+
+    def render_waiting(self, view: PoolView, *, resumed: bool = False, parted: bool = False) -> Rendered:
+        """The waiting message of ``view``'s search, in its reader's language: how it goes,
+        whom it came with, or whom a rematch waits for."""
+        return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view),
+                              partner=self.partner_of(view), parted=parted)
 
     def waiting_message(self, view: PoolView) -> int | None:
         """The message that shows ``view``'s search, when known."""
@@ -195,8 +223,10 @@ class StrangerMessages:
                 elif isinstance(notice, PoolOffer):
                     self.show_waiting(view, self.render_waiting(view), news=True)
                 elif isinstance(notice, PoolLooking):
-                    self.show_waiting(view, self.render_waiting(view, resumed=notice.resumed),
-                                      news=notice.resumed)
+                    drawn = self.render_waiting(view, resumed=notice.resumed, parted=notice.parted)
+                    self.show_waiting(view, drawn, news=notice.resumed or notice.parted)
+                elif isinstance(notice, PoolTogether):
+                    self._together(view)
             except Exception:
                 log.exception("could not queue a %s notice", notice.kind)
 
@@ -212,6 +242,7 @@ class StrangerMessages:
         if final:
             self._waiting.pop(user, None)
             self._rematches.pop(user, None)
+            self._partners.pop(user, None)
         if known is None:
             self._post_waiting(view, content, final=final, person=person)
             return
@@ -258,13 +289,27 @@ class StrangerMessages:
         if sent.message_id is not None and not final:
             self._waiting[user] = sent.message_id
             searcher = person or Person(view.player_id, "")
-            self._background(self._note_waiting(searcher, user, sent.message_id, self._rematches.get(user)))
+            self._background(self._note_waiting(searcher, user, sent.message_id, self._rematches.get(user),
+                                                 self._partners.get(user)))
         return outcome_of(sent)
 
-    async def _note_waiting(self, person: Person, user: int, message_id: int, rematch: str | None) -> None:
+    def _together(self, view: PoolView) -> None:
+        """A friend used the searcher's invitation: the waiting message names them (posted
+        anew if it is gone, or if there was none), and its reference keeps their name."""
+        user = private_chat(view)
+        self.show_waiting(view, self.render_waiting(view), news=True)
+        known = self.waiting_message(view)
+        if known is not None:
+            self._background(self._note_waiting(Person(view.player_id, ""), user, known,
+                                                self._rematches.get(user), self._partners.get(user)))
+
+    async def _note_waiting(self, person: Person, user: int, message_id: int, rematch: str | None,
+                            partner: str | None = None) -> None:
         reference: dict[str, object] = {CHAT: user, MESSAGE: message_id}
         if rematch is not None:
             reference[REMATCH] = rematch
+        if partner is not None:
+            reference[PARTNER] = partner
         try:
             await self.service.pool_message(person, reference)
         except ServiceError as error:

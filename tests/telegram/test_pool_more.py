@@ -117,7 +117,7 @@ async def test_four_strangers_play_two_against_two_each_in_their_own_chat(
         for user in users:
             await world.send(user, None, "/play 2v2")
         looking = newest_with(world, amal, "Looking for players: two against two…")
-        assert looking.button_data() == ["b1|unseek||0"]
+        assert looking.button_data() == ["b1|invite||0", "b1|unseek||0"]  # Bring a partner, Cancel
         assert "4 أشخاص يبحثون، وأنت منهم." in newest_with(
             world, dina, "أبحث عن لاعبين: اثنان ضد اثنين…").text
         assert await state_of(world, amal) == "waiting"
