@@ -8,8 +8,10 @@ when it can be, so the channel sees who opened it).
 They work in a server's channels and in the DM with the bot, where a search for an
 opponent (``/basra play``, one against one or, with ``mode``, two against two: ``pairing``)
 and the match it finds are played: there ``/basra resign`` and ``/basra hand`` act on that
-match, which has no channel of its own. ``/basra leaderboard`` ranks a channel's players,
-everyone's, or (``scope: online``) those of matches between people the pool paired.
+match, which has no channel of its own; with ``invite``, a friend's invitation code, it
+joins that friend's search for two against two as their partner. ``/basra leaderboard``
+ranks a channel's players, everyone's, or (``scope: online``) those of matches between
+people the pool paired.
 """
 
 from __future__ import annotations
@@ -254,9 +256,10 @@ class Commands(Handler):
         table = await self.service.table(status.table_id)
         return table if table.running else None
 
-    async def play(self, reply: Reply, mode: str = "1v1") -> None:
-        """Look for someone to play now, one against one or two against two (``pairing``)."""
-        await self.bot.pairing.play(reply, mode)
+    async def play(self, reply: Reply, mode: str = "1v1", invite: str | None = None) -> None:
+        """Look for someone to play now, one against one or two against two, or (``invite``)
+        join the friend whose invitation it is as their partner (``pairing``)."""
+        await self.bot.pairing.play(reply, mode, invite)
 
     async def help(self, reply: Reply) -> None:
         """What the bot does and its commands (all in the channel), each with what it does."""
@@ -348,14 +351,18 @@ class BasraGroup(app_commands.Group):
 
     def _play(self) -> app_commands.Command[Any, ..., None]:
         """``/basra play``: look for someone to play now, one against one unless ``mode`` says
-        two against two; a refusal while a match is played points to the resign command."""
+        two against two, or with ``invite`` (a friend's invitation code) join that friend as
+        partner for two against two; a refusal while a match is played points to the resign
+        command."""
 
-        @app_commands.describe(mode=bilingual(texts.PLAY_MODE))
+        @app_commands.describe(mode=bilingual(texts.PLAY_MODE), invite=bilingual(texts.PLAY_INVITE))
         @app_commands.choices(mode=PLAY_MODES)
-        async def play(interaction: discord.Interaction[Any], mode: Choice[str] | None = None) -> None:
+        async def play(interaction: discord.Interaction[Any], mode: Choice[str] | None = None,
+                       invite: str | None = None) -> None:
             value = mode.value if mode is not None else "1v1"
             await self.impl.run(
-                interaction, "play", "ephemeral", lambda r: self.impl.play(r, value), command=RESIGN_COMMAND
+                interaction, "play", "ephemeral", lambda r: self.impl.play(r, value, invite),
+                command=RESIGN_COMMAND,
             )
 
         return app_commands.Command(name="play", description=bilingual(texts.PLAY), callback=play)

@@ -11,6 +11,13 @@ carry nobody's id (``bots.render.pool``), and only on the presser's current wait
 message: a press on an older one gets the pool's refusal, seen by the presser alone, and
 changes nothing.
 
+Under a 2-v-2 search's waiting message, Bring a partner answers the presser alone with an
+invitation: the command a friend uses, ``/basra play mode: 2v2 invite: <code>``, whose code
+is random and names nobody; the friend who uses it joins the searcher as partner, from
+their own DM (or from a Telegram chat, when one service serves both: the code is the same
+everywhere). "Play someone again" under a stranger match's result looks for the same kind
+of match (``seek`` with ``arg`` "2v2" after a 2-v-2).
+
 Under a stranger match's result, Block and Rematch (a 1-v-1's: wait for that same opponent,
 who must press it too) name that match's table only; so does each reaction button on its
 table and result (``bots.render.reactions``), whose press sends the canned words to the
@@ -24,32 +31,37 @@ from typing import Any
 
 import discord
 
-from ..i18n import Translator, translator
+from ..i18n import Translator, translator, user_text
 from ..render import Action
-from ..render.pool import blocked_text, rematch_asked_text, render_stopped
+from ..render.pool import blocked_text, rematch_asked_text, render_invite_code, render_stopped
 from ..render.reactions import reaction_sent_text
 from ..service import BadInput, NotLooking, Person, ServiceError, chat_id
 from .messages import message_parts
 from .parts import Refused
 from .presses import Handler, chat_of, person_of
 from .replies import ANSWER_WAIT, Reply
-from .texts import LOOKING, NO_DMS, PLAY_COMMAND
+from .texts import JOINED, LOOKING, NO_DMS, PLAY_COMMAND
 
 
 class Pairing(Handler):
     """The pool's command and buttons."""
 
-    async def play(self, reply: Reply, mode: str = "1v1") -> None:
+    async def play(self, reply: Reply, mode: str = "1v1", invite: str | None = None) -> None:
         """``/basra play``: look for someone to play now, one against one or (``mode`` "2v2")
-        two against two."""
-        await self._seek(reply, mode)
+        two against two; with ``invite``, a friend's invitation code, join them as partner."""
+        if invite is not None:
+            await self._accept(reply, invite.strip())
+        else:
+            await self._seek(reply, mode)
 
     async def press(self, interaction: discord.Interaction[Any], action: Action) -> None:
-        """A pool button: seek (look again), unseek (stop), wait (keep waiting), solo (the
-        computer instead), block; or a stranger match's: again (its rematch), react.
-        Refusals go up to the press handler."""
+        """A pool button: seek (look again, for the same kind of match), unseek (stop), wait
+        (keep waiting), solo (the computer instead), invite (bring a partner), block; or a
+        stranger match's: again (its rematch), react. Refusals go up to the press handler."""
         if action.verb == "seek":
-            await self._seek(Reply(interaction, "ephemeral"))
+            await self._seek(Reply(interaction, "ephemeral"), "2v2" if action.arg == "2v2" else "1v1")
+        elif action.verb == "invite":
+            await self._invite(Reply(interaction, "ephemeral"))
         elif action.verb == "block":
             reply = Reply(interaction, "ephemeral")
             names = await reply.within(self.service.pool_block(person_of(interaction), action.table_id))
@@ -77,6 +89,28 @@ class Pairing(Handler):
         view = await reply.within(self.service.pool_join(person, chat_id("dc", direct), mode))
         self.bot.platform.open_waiting(view, self._refused(reply, person, t))
         await reply.tell(t.gettext(LOOKING))
+
+    async def _accept(self, reply: Reply, code: str) -> None:
+        """Join the friend whose invitation ``code`` is as their partner, from one's DM, where
+        the waiting message that names them is posted; the refusals go up, changing nothing."""
+        interaction = reply.interaction
+        person = person_of(interaction)
+        t = await self.t_for(interaction)
+        direct = await reply.within(_direct_channel(interaction))
+        view = await reply.within(self.service.pool_accept(person, chat_id("dc", direct), code))
+        self.bot.platform.open_waiting(view, self._refused(reply, person, t))
+        await reply.tell(t.gettext(JOINED, name=user_text(next(iter(view.partners), ""))))
+
+    async def _invite(self, reply: Reply) -> None:
+        """Bring a partner, under a 2-v-2 search's waiting message: the invitation's command,
+        code included, for the presser alone to send to a friend, and how long it lasts."""
+        interaction = reply.interaction
+        person = person_of(interaction)
+        direct = await reply.within(_direct_channel(interaction))
+        made = await reply.within(self.service.pool_invite(person, chat_id("dc", direct)))
+        command = f"{PLAY_COMMAND} mode: 2v2 invite: {made.token}"
+        rendered = render_invite_code(await self.t_for(interaction), command, made.seconds)
+        await reply.show(**message_parts(rendered, "info"))
 
     async def _again(self, reply: Reply, table_id: str) -> None:
         """Rematch under a finished stranger 1-v-1's result: wait in the pool for that same

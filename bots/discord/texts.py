@@ -33,6 +33,8 @@ NO_DMS = N_(
     "I cannot send you direct messages, so I am not looking for an opponent. Allow direct messages "
     "from this server's members, then try again."
 )
+# TRANSLATORS: the answer to /basra play with a friend's invitation code; {name} is the friend.
+JOINED = N_("You joined {name}: follow the search for two opponents in our direct messages.")
 # TRANSLATORS: under "Opponent found": the table follows, and its "My hand" button shows the cards.
 MATCH_BELOW = N_("Your match begins below: press My hand under the table to see your cards.")
 
@@ -76,6 +78,8 @@ RECORD = N_("The last finished match as a file")
 PLAY = N_("Play someone online now")
 # TRANSLATORS: the mode option of /basra play (the bot finds a partner too in two against two).
 PLAY_MODE = N_("One against one, or two against two")
+# TRANSLATORS: the invite option of /basra play: the code a friend sent, to join them as partner.
+PLAY_INVITE = N_("A friend's invitation code: join them as partner")
 
 MAX_DESCRIPTION = 100
 

@@ -4,12 +4,13 @@
 and has its waiting message posted (``open``); the pool edits it as it tells (``tell``:
 how many look, the computer offered, the opponent found), and the searcher's own presses
 edit it as their answer (stopped, waiting on, the computer chosen: ``close`` once the
-search is over). A search for two against two says so, and once found names the partner
-apart from the other team. Rematch under a stranger 1-v-1's result opens a search for that
-one opponent, whose display name its message shows instead of how many look (kept with the
-message's reference, so that a restarted bot still names them). If Discord refuses the post
-(someone who takes no DMs), whoever opened the search is told (``Refused``), since nobody
-could tell them of a match.
+search is over). A search for two against two says so, and offers to bring a partner; once
+a friend came as partner (``PoolTogether``) it names them (kept with the message's
+reference), and once found names the partner apart from the other team. Rematch under a
+stranger 1-v-1's result opens a search for that one opponent, whose display name its message
+shows instead of how many look (kept with the message's reference, so that a restarted bot
+still names them). If Discord refuses the post (someone who takes no DMs), whoever opened
+the search is told (``Refused``), since nobody could tell them of a match.
 
 Every write of a person's waiting message takes one key in their DM's lane, within the
 DM's budget, so they go one at a time, the newest state replacing a pending older one: a
@@ -36,7 +37,17 @@ from ..i18n import Translator, translator
 from ..outbound import SENT, SKIPPED, Outcome
 from ..render import Line, Rendered, Text
 from ..render.pool import found_lines, render_waiting
-from ..service import Person, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolView, is_pool_chat, raw_id
+from ..service import (
+    Person,
+    PoolLooking,
+    PoolNotice,
+    PoolOffer,
+    PoolPaired,
+    PoolTogether,
+    PoolView,
+    is_pool_chat,
+    raw_id,
+)
 from .limits import direct_lane
 from .messages import message_parts
 from .parts import Refused
@@ -54,6 +65,8 @@ log = logging.getLogger(__name__)
 CHANNEL: Final = "channel"
 MESSAGE: Final = "message"
 REMATCH: Final = "rematch"
+#: ... and whom a 2-v-2 search came with, once a friend used the searcher's invitation.
+PARTNER: Final = "partner"
 
 
 class Put(Protocol):
@@ -88,6 +101,10 @@ class WaitingMessages:
         #: Whom each rematch under way waits for, as this process knows it (player id →
         #: the opponent's display name).
         self._rematches: dict[str, str] = {}
+        #: Whom each 2-v-2 search under way came with, as this process knows it (player id →
+        #: the partner's display name): a friend who used the searcher's invitation, or whose
+        #: invitation they used.
+        self._partners: dict[str, str] = {}
         self._stamps = itertools.count()
 
     # -- what changes a waiting message ------------------------------------------------
@@ -99,6 +116,7 @@ class WaitingMessages:
         player = view.player_id
         self._known.pop(player, None)  # a search of its own: a message of its own
         self._opening[player] = refused
+        self._partners.pop(player, None)
         if rematch is None:
             self._rematches.pop(player, None)
         else:
@@ -113,10 +131,27 @@ class WaitingMessages:
         stored = (view.message or {}).get(REMATCH)
         return stored if isinstance(stored, str) else None
 
-    def render(self, view: PoolView, *, resumed: bool = False) -> Rendered:
+    def partner_of(self, view: PoolView) -> str | None:
+        """Whom ``view``'s 2-v-2 search came with (a display name), when it came with someone
+        and their name is known: told now, kept here, or kept with the message's reference."""
+        player = view.player_id
+        if not view.partnered:
+            self._partners.pop(player, None)
+            return None
+        if view.partners:
+            self._partners[player] = view.partners[0]
+            return view.partners[0]
+        known = self._partners.get(player)
+        if known is not None:
+            return known
+        stored = (view.message or {}).get(PARTNER)
+        return stored if isinstance(stored, str) else None
+
+    def render(self, view: PoolView, *, resumed: bool = False, parted: bool = False) -> Rendered:
         """The waiting message of ``view``'s search, in its reader's language: how it goes,
-        or whom a rematch waits for."""
-        return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view))
+        whom it came with, or whom a rematch waits for."""
+        return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view),
+                              partner=self.partner_of(view), parted=parted)
 
     async def tell(self, notices: Sequence[PoolNotice]) -> None:
         """``PoolPlatform.tell_pool``: each waiting message says what the pool tells, in its
@@ -131,8 +166,10 @@ class WaitingMessages:
                 elif isinstance(notice, PoolOffer):
                     self._show(view, self.render(view), while_waiting=True)
                 elif isinstance(notice, PoolLooking):
-                    self._show(view, self.render(view, resumed=notice.resumed), while_waiting=True,
-                               urgent=notice.resumed)
+                    drawn = self.render(view, resumed=notice.resumed, parted=notice.parted)
+                    self._show(view, drawn, while_waiting=True, urgent=notice.resumed or notice.parted)
+                elif isinstance(notice, PoolTogether):
+                    self._show(view, self.render(view), while_waiting=True, note=True)
             except Exception:
                 log.exception("could not queue a %s notice", notice.kind)
 
@@ -142,6 +179,7 @@ class WaitingMessages:
         self._known.pop(player_id, None)
         self._opening.pop(player_id, None)
         self._rematches.pop(player_id, None)
+        self._partners.pop(player_id, None)
         self._cancel(direct_lane(player_id), _key(player_id))
 
     def message_of(self, view: PoolView) -> int | None:
@@ -157,10 +195,12 @@ class WaitingMessages:
     # -- the writes ------------------------------------------------------------------
 
     def _show(self, view: PoolView, rendered: Rendered, *, final: bool = False,
-              while_waiting: bool = False, urgent: bool = True) -> None:
+              while_waiting: bool = False, urgent: bool = True, note: bool = False) -> None:
         """Edit the search's waiting message, or post it when none is known. ``final``: the
         search is over, and its message is no longer this process's to edit.
-        ``while_waiting``: written only if the person still waits when the write runs."""
+        ``while_waiting``: written only if the person still waits when the write runs.
+        ``note``: what the message's reference keeps changed (it names a partner now): the
+        pool keeps it anew once the message is edited (a posted one is kept anyway)."""
         player = view.player_id
         channel_id = int(raw_id(view.chat_id))
         parts = message_parts(rendered, "info")
@@ -178,6 +218,8 @@ class WaitingMessages:
                 else:
                     if final:
                         self._known.pop(player, None)
+                    elif note:
+                        await self._note(view, channel_id, known)
                     return SENT
             try:
                 message = await channel.send(**_sendable(parts))
@@ -200,13 +242,20 @@ class WaitingMessages:
             self._known.pop(player, None)
             return
         self._known[player] = message_id
+        await self._note(view, channel_id, message_id)
+
+    async def _note(self, view: PoolView, channel_id: int, message_id: int) -> None:
+        """The pool keeps the waiting message's reference: where it is, and whom it names."""
         service = self._service()
         if service is not None:
             reference: dict[str, object] = {CHANNEL: channel_id, MESSAGE: message_id}
             rematch = self.rematch_of(view)
             if rematch is not None:
                 reference[REMATCH] = rematch
-            await service.pool_message(Person(player, ""), reference)
+            partner = self.partner_of(view)
+            if partner is not None:
+                reference[PARTNER] = partner
+            await service.pool_message(Person(view.player_id, ""), reference)
 
     async def _still_waiting(self, player_id: str) -> bool:
         service = self._service()

@@ -1,6 +1,8 @@
 """A Discord person and a Telegram person in one service (``python -m bots``): the pool pairs
 them, and each plays the match in their own private chat, on their own platform, in their
-own language; the Discord bot is handed, and shows, only its own person's share.
+own language; the Discord bot is handed, and shows, only its own person's share. A Telegram
+person's invitation brings a Discord friend as their partner (the code is the same
+everywhere).
 
 The Telegram side here is a stand-in platform on the same host (``bots.host``): it keeps
 what it is told and plays its person's first card whenever it is their turn.
@@ -26,6 +28,7 @@ from bots.service import (
     Person,
     PoolNotice,
     PoolPaired,
+    PoolTogether,
     TableService,
     YourTurn,
     is_pool_chat,
@@ -137,3 +140,33 @@ async def test_a_discord_person_plays_a_telegram_person_each_in_their_own_chat(
     assert results and [a.verb for a in actions(results[-1])] == ["again", "seek", "block", *["react"] * 4]
     assert "\u2068Tariq\u2069" in text_of(results[-1])
     assert world.channel.history() == []
+
+
+async def test_a_telegram_person_s_invitation_brings_a_discord_friend_as_partner(
+    world: World, telegram: tuple[BasraBot, TelegramSide]
+) -> None:
+    _, side = telegram
+    alice, bob, carol = world.alice, world.bob, world.carol
+    service = world.bot.service
+    await service.pool_join(TARIQ, TARIQ.player_id, "2v2")
+    made = await service.pool_invite(TARIQ, TARIQ.player_id)
+
+    joined = await alice.user.slash("basra play", mode="2v2", invite=made.token)
+
+    tariq = "\u2068Tariq\u2069"
+    assert joined.ephemeral and f"You joined {tariq}" in text_of(joined.response or joined.followups[-1])
+    assert f"Looking for two opponents for you and your partner {tariq}" in text_of(waiting_message(alice))
+    together = [n for n in side.told if isinstance(n, PoolTogether)]
+    assert [(n.view.player_id, n.view.partners) for n in together] == [(TARIQ.player_id, ("alice",))]
+
+    for member in (bob, carol):
+        await member.user.slash("basra play", mode="2v2")
+    await wave(world)
+
+    status = await service.pool_status(TARIQ)
+    assert status is not None and status.state == "seated" and status.table_id is not None
+    table = await service.table(status.table_id)
+    team = {s.player_id: s.team for s in table.seats}
+    assert team[TARIQ.player_id] == team[pid(alice)] != team[pid(bob)] == team[pid(carol)]
+    assert [n.view.partners for n in side.told if isinstance(n, PoolPaired)] == [("alice",)]
+    assert f"Your partner: {tariq}" in text_of(waiting_message(alice))
