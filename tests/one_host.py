@@ -24,9 +24,14 @@ reads one clock here and the other there waits out windows the other clock opene
   writes apart with ``asyncio.wait_for``, a wait simcord does not take for rest, so a
   wave's second Telegram write held ``advance_time`` until it gave up.)
 
+Apart (two hosts on PostgreSQL), each service listens to the database for what the
+other did (``bots.service.crossing``): the listening runs outside the bot's work (it waits
+for ever, which simcord would take for work never done), and what a notification makes a
+service do runs as the bot's work, so that simcord waits for it (``heard_as_bot_work``).
+
 simcord has no public way to count other work of the process as its bot's, or to leave it
-out: ``as_bot_work`` and ``paced_on_the_wall_clock`` set the context variable by which it
-tells (``Env._bot_scope``, ``_BOT_SCOPE``).
+out: ``as_bot_work``, ``paced_on_the_wall_clock`` and ``heard_as_bot_work`` set the context
+variable by which it tells (``Env._bot_scope``, ``_BOT_SCOPE``).
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from bots.host import Host
 from bots.outbound.dispatcher import Dispatcher, Write
 from bots.render import Action
 from bots.service import ServiceConfig
+from bots.service.crossing import Crossing
 from core import Match, Rules
 from tests.discord.discord_limits import RateLimits
 from tests.fakes import FakeTelegram
@@ -95,6 +101,37 @@ def paced_on_the_wall_clock(dispatcher: Dispatcher) -> None:
     dispatcher.put = put_outside  # type: ignore[method-assign]
 
 
+@contextmanager
+def heard_as_bot_work(env: simcord.Env) -> Iterator[None]:
+    """While inside, every service listens to the database outside the bot's work, and acts
+    on what it hears as the bot's work."""
+    listening, spawn = Crossing.listening, Crossing._spawn
+
+    @asynccontextmanager
+    async def listening_outside(self: Crossing) -> AsyncIterator[None]:
+        # simcord owns a task by the scope of the code that makes it: made from outside.
+        outside = contextvars.copy_context()
+        outside.run(_BOT_SCOPE.set, None)
+        loop = asyncio.get_running_loop()
+        manager = listening(self)
+        await outside.run(loop.create_task, manager.__aenter__())
+        try:
+            yield
+        finally:
+            await outside.run(loop.create_task, manager.__aexit__(None, None, None))
+
+    def spawn_as_bot_work(self: Crossing, work: object) -> None:
+        with as_bot_work(env):
+            spawn(self, work)
+
+    Crossing.listening = listening_outside  # type: ignore[method-assign]
+    Crossing._spawn = spawn_as_bot_work  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Crossing.listening, Crossing._spawn = listening, spawn  # type: ignore[method-assign]
+
+
 class SimcordClock:
     """The service's clock: simcord's time, whoever reads it, and timers that fire as the
     bot's work on simcord's clock (``env.advance_time`` runs them), whoever sets them."""
@@ -115,7 +152,9 @@ class SimcordClock:
 
 @dataclass
 class OneHost:
-    """The two bots on one host: Telegram's world and fake server, Discord's bot and simcord."""
+    """The two bots on one host: Telegram's world and fake server, Discord's bot and simcord.
+    Apart (``one_host(apart=True)``), each bot has a host of its own, as two processes on one
+    PostgreSQL database: ``host`` is the Discord bot's, ``hosts`` both (Telegram's first)."""
 
     host: Host
     telegram: World
@@ -126,6 +165,7 @@ class OneHost:
     limits: RateLimits
     #: What happened as the process stopped, in order: each bot stopped, the store closed.
     stopping: list[str] = field(default_factory=list)
+    hosts: list[Host] = field(default_factory=list)
 
     async def on_telegram(self, step: Callable[[], Awaitable[T]]) -> T:
         """A Telegram step (``World.send``, ``World.press``…: the update handled, and the
@@ -151,25 +191,37 @@ class OneHost:
 
 
 @asynccontextmanager
-async def one_host(database: Path, *, config: ServiceConfig = CONFIG,
-                   match_factory: Callable[[int, Rules], Match] | None = one_round) -> AsyncIterator[OneHost]:
+async def one_host(database: Path | str, *, config: ServiceConfig = CONFIG,
+                   match_factory: Callable[[int, Rules], Match] | None = one_round,
+                   apart: bool = False) -> AsyncIterator[OneHost]:
     """Both bots on one ``Host(platforms=2)``, started side by side as ``python -m bots``
     starts them (each waits in ``Host.start`` for the other, and the last makes the
     service), and stopped as it stops them: Telegram first, then the Discord bot, the last,
-    which closes the host."""
+    which closes the host. ``apart``: each bot on a host of its own over ``database`` (a
+    PostgreSQL one), as ``basra-telegram`` and ``basra-discord`` run side by side, each with
+    its store and service, on simcord's clock both."""
     server = FakeTelegram(speedup=TELEGRAM_SPEEDUP)
-    world = World(server, database, config=config)  # its own clock is unused: the host's serves
+    world = World(server, database, config=config)  # type: ignore[arg-type]  # the host's clock serves
     paced_on_the_wall_clock(world.basra.dispatcher)
     clock = SimcordClock()
     bot = BasraBot(BotOptions(database=database, config=config, speedup=DISCORD_SPEEDUP), clock=clock)
     env = clock.env = simcord.Env(bot)
-    host = Host(database, config=config, metrics=world.basra.metrics, clock=clock,
-                match_factory=match_factory, platforms=2)
-    world.basra.shared_host = bot.shared_host = host
+    if apart:
+        hosts = [Host(database, config=config, metrics=m, clock=clock, match_factory=match_factory)
+                 for m in (world.basra.metrics, bot.metrics)]
+        world.basra.shared_host, bot.shared_host = hosts
+        host = hosts[1]
+    else:
+        host = Host(database, config=config, metrics=world.basra.metrics, clock=clock,
+                    match_factory=match_factory, platforms=2)
+        world.basra.shared_host = bot.shared_host = host
+        hosts = [host]
     limits = RateLimits(speedup=DISCORD_SPEEDUP)
-    both = OneHost(host, world, server, env, bot, limits)
+    both = OneHost(host, world, server, env, bot, limits, hosts=hosts)
     dispatch = simcord.http.router.dispatch
     simcord.http.router.dispatch = limits.wrap(dispatch)
+    crossing = heard_as_bot_work(env)
+    crossing.__enter__()
     try:
         await world.app.initialize()
         loop = asyncio.get_running_loop()
@@ -206,6 +258,7 @@ async def one_host(database: Path, *, config: ServiceConfig = CONFIG,
                 await env.shutdown()
     finally:
         simcord.http.router.dispatch = dispatch
+        crossing.__exit__(None, None, None)
     env.raise_errors()
 
 

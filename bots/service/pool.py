@@ -274,8 +274,12 @@ class Pool(UseCase):
 
     async def wave(self) -> int:
         """Pair the people waiting and seat each pair; offer the computer to those who
-        waited long enough; tell the others how many are looking. Returns the pairs seated."""
+        waited long enough; tell the others how many are looking. Returns the pairs seated.
+        With nobody waiting, the processes' lock on waves is not taken (once this process
+        has recovered what a stop left)."""
         seated = 0
+        if self._recovered and not await self._store.pool_entries(self.pooled, "waiting"):
+            return seated
         async with self._store.hold(WAVE):
             now = self._clock.now()
             if not self._recovered:
