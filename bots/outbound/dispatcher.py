@@ -88,6 +88,10 @@ class Write:
     #: ``key``, unless writes of several keys touch the same messages (a hand, and the
     #: short lines its messages become) and must take turns, never going back.
     lock: Hashable | None = None
+    #: Seconds from its ``put`` before it may start: a write held back because what comes
+    #: next may make it needless (the adapter ``cancel``s it then), or a newer state of the
+    #: same message take its place (which goes without waiting).
+    after: float = 0.0
 
 
 class _Entry:
@@ -170,14 +174,16 @@ class Dispatcher:
         if lane is None:
             lane = self._lanes[write.chat] = _Lane(write.chat, self._budget(write.chat))
         entry = lane.pending.get(write.key)
+        held = self.now() + write.after if write.after > 0 else 0.0
         if entry is None:
             lane.pending[write.key] = entry = _Entry(write, next(self._seq))
+            entry.not_before = held
         elif write.stamp < entry.write.stamp:
             self.counts["stale"] += 1
             return False
         else:
             # A newer state: tried afresh (a server's pause stays in the chat's budget).
-            entry.write, entry.attempts, entry.not_before = write, 0, 0.0
+            entry.write, entry.attempts, entry.not_before = write, 0, held
             self.counts["replaced"] += 1
         if lane.task is not None and lane.sleeping is lane.task and _sooner(write, lane, entry):
             # Asleep until the earliest pending write fits, or waiting for the bot's budget
@@ -203,13 +209,24 @@ class Dispatcher:
     def cancel(self, chat: Hashable, key: Hashable) -> None:
         """Drop the pending write of ``key`` (its message is gone or no longer wanted); one
         under way finishes, but is not tried again."""
+        self.withdraw(chat, key)
+
+    def withdraw(self, chat: Hashable, key: Hashable) -> bool:
+        """``cancel``, and say whether a write was dropped before it started (nothing of it
+        reached the chat): a write held back (``Write.after``) that came to nothing."""
         lane = self._lanes.get(chat)
         if lane is None:
-            return
-        if lane.pending.pop(key, None) is not None:
+            return False
+        dropped = lane.pending.pop(key, None) is not None
+        if dropped:
             self.counts["cancelled"] += 1
+            if not lane.pending and lane.task is not None and lane.sleeping is lane.task:
+                # It slept for that write alone (one held back): nothing is left to wait for.
+                lane.task.cancel()
+                lane.task = None
         if lane.running == key:
             lane.dropped = True  # under way: it is not tried again
+        return dropped
 
     def pending(self) -> int:
         """Writes waiting (not counting those under way)."""

@@ -366,6 +366,35 @@ async def test_a_write_cancelled_while_under_way_is_not_retried() -> None:
     assert platform.names() == ["lobby"]
 
 
+async def test_a_held_write_waits_and_a_newer_state_goes_in_its_place_at_once() -> None:
+    platform, outbound = Platform(), dispatcher()
+    loop = asyncio.get_running_loop()
+    put_at = loop.time()
+    held = platform.write("hand", stamp=(1,))
+    outbound.put(Write(held.key, held.chat, held.run, held.stamp, after=0.3))
+    await asyncio.sleep(0.05)
+    assert platform.names() == []  # held back
+    outbound.put(platform.write("hand", stamp=(2,)))  # a newer state of the same message
+    assert await outbound.idle(PATIENCE)
+    assert platform.names() == ["hand"] and platform.times("hand")[0] - put_at < 0.2
+    # Alone, a held write goes once its time is up.
+    line = platform.write("line")
+    outbound.put(Write(line.key, line.chat, line.run, after=0.1))
+    started = loop.time()
+    assert await outbound.idle(PATIENCE)
+    assert platform.times("line")[0] - started >= 0.1
+
+
+async def test_a_held_write_withdrawn_never_runs_and_leaves_nothing_to_wait_for() -> None:
+    platform, outbound = Platform(), dispatcher()
+    line = platform.write("line")
+    outbound.put(Write(line.key, line.chat, line.run, after=5.0))
+    assert outbound.withdraw("group", "line")  # dropped before it started
+    assert not outbound.withdraw("group", "line")  # nothing left to drop
+    assert await outbound.idle(0.1)  # not held up by the 5 s it would have waited
+    assert platform.names() == []
+
+
 async def test_idle_is_true_once_everything_went() -> None:
     platform, outbound = Platform(), dispatcher(Limit(2, 0.05))
     for n in range(5):
