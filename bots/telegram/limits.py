@@ -10,8 +10,11 @@ count alike. The bot keeps under each with a margin on the period (2 % and
   and leave 2 of the 20 to replies and round changes, so a fast game shows
   its table every 3.4 s at most instead of bursting and then going silent
   for a minute;
-- a private chat: one of the 3 is kept for an urgent write (a player's turn,
-  a preview, a play's confirmation);
+- a private chat: paced writes (a practice match's hand and round's message, which
+  carry the game there) keep a third of the window apart, about a second, and may fill
+  it, so a player who presses as fast as they can meets one exchange a second rather
+  than three at once and then three seconds of nothing; urgent writes (a reply, a
+  preview drawn in the hand, a stranger match's hands) go at once while it has room;
 - the token: its 30 a second go out evenly spaced, each write in turn by its
   deadline (``bots.outbound.gate``): a person's (a turn, a preview, a reply) first,
   but a group's refresh never waits behind them for long, so every table's view
@@ -34,7 +37,8 @@ def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     faster (tests whose fake server enforces the same limits, sped up alike)."""
     group_period = padded(GROUP[1], speedup=speedup)
     group = Limit(GROUP[0], group_period, reserve=2, spacing=group_period / (GROUP[0] - 2))
-    private = Limit(PRIVATE[0], padded(PRIVATE[1], speedup=speedup), reserve=1)
+    private_period = padded(PRIVATE[1], speedup=speedup)
+    private = Limit(PRIVATE[0], private_period, spacing=private_period / PRIVATE[0])
     overall_period = padded(OVERALL[1], speedup=speedup)
     overall = Limit(OVERALL[0], overall_period, reserve=10, spacing=overall_period / OVERALL[0])
 
