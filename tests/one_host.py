@@ -25,13 +25,12 @@ reads one clock here and the other there waits out windows the other clock opene
   wave's second Telegram write held ``advance_time`` until it gave up.)
 
 Apart (two hosts on PostgreSQL), each service listens to the database for what the
-other did (``bots.service.crossing``): the listening runs outside the bot's work (it waits
-for ever, which simcord would take for work never done), and what a notification makes a
-service do runs as the bot's work, so that simcord waits for it (``heard_as_bot_work``).
+other did: ``tests.discord.listening`` keeps that out of the bot's work, and what it hears
+in it.
 
 simcord has no public way to count other work of the process as its bot's, or to leave it
-out: ``as_bot_work``, ``paced_on_the_wall_clock`` and ``heard_as_bot_work`` set the context
-variable by which it tells (``Env._bot_scope``, ``_BOT_SCOPE``).
+out: ``as_bot_work`` and ``paced_on_the_wall_clock`` set the context variable by which it
+tells (``Env._bot_scope``, ``_BOT_SCOPE``).
 """
 
 from __future__ import annotations
@@ -55,9 +54,9 @@ from bots.host import Host
 from bots.outbound.dispatcher import Dispatcher, Write
 from bots.render import Action
 from bots.service import ServiceConfig
-from bots.service.crossing import Crossing
 from core import Match, Rules
 from tests.discord.discord_limits import RateLimits
+from tests.discord.listening import heard_as_bot_work
 from tests.fakes import FakeTelegram
 from tests.telegram.world import World
 
@@ -99,37 +98,6 @@ def paced_on_the_wall_clock(dispatcher: Dispatcher) -> None:
         return context.run(put, write)
 
     dispatcher.put = put_outside  # type: ignore[method-assign]
-
-
-@contextmanager
-def heard_as_bot_work(env: simcord.Env) -> Iterator[None]:
-    """While inside, every service listens to the database outside the bot's work, and acts
-    on what it hears as the bot's work."""
-    listening, spawn = Crossing.listening, Crossing._spawn
-
-    @asynccontextmanager
-    async def listening_outside(self: Crossing) -> AsyncIterator[None]:
-        # simcord owns a task by the scope of the code that makes it: made from outside.
-        outside = contextvars.copy_context()
-        outside.run(_BOT_SCOPE.set, None)
-        loop = asyncio.get_running_loop()
-        manager = listening(self)
-        await outside.run(loop.create_task, manager.__aenter__())
-        try:
-            yield
-        finally:
-            await outside.run(loop.create_task, manager.__aexit__(None, None, None))
-
-    def spawn_as_bot_work(self: Crossing, work: object) -> None:
-        with as_bot_work(env):
-            spawn(self, work)
-
-    Crossing.listening = listening_outside  # type: ignore[method-assign]
-    Crossing._spawn = spawn_as_bot_work  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        Crossing.listening, Crossing._spawn = listening, spawn  # type: ignore[method-assign]
 
 
 class SimcordClock:
@@ -220,7 +188,7 @@ async def one_host(database: Path | str, *, config: ServiceConfig = CONFIG,
     both = OneHost(host, world, server, env, bot, limits, hosts=hosts)
     dispatch = simcord.http.router.dispatch
     simcord.http.router.dispatch = limits.wrap(dispatch)
-    crossing = heard_as_bot_work(env)
+    crossing = heard_as_bot_work()
     crossing.__enter__()
     try:
         await world.app.initialize()

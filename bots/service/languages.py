@@ -3,12 +3,14 @@
 A person's own choice comes first, then the chat's, then what their app reports, then
 the default (``ServiceConfig.language``). Public messages speak the chat's language,
 whoever pressed. What is known is kept in memory; the store is read once per chat and
-per person (and again, on a shared store, before each of a chat's actions).
+per person (and again, on a shared store, before a chat's action once ``SETTINGS_FRESH``
+seconds have passed since it was last read: another process may have changed them).
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Final
 
 from storage import (
     ChatSettings,
@@ -21,6 +23,13 @@ from .ids import Person
 
 log = logging.getLogger(__name__)
 
+#: How long a chat's settings read from a shared store are taken as they are, before an
+#: action reads them again. Another process changes them only in rare cases (on Discord a
+#: server's commands come to the shard process that holds it; another acts on its tables
+#: only once it has died), and reading them before every action was one statement in nine
+#: of a play.
+SETTINGS_FRESH: Final = 30.0
+
 
 class Languages:
     """Chats' settings and people's languages, as far as this process knows them."""
@@ -29,14 +38,25 @@ class Languages:
         self._store = store
         self._config = config
         self.chat_settings: dict[str, ChatSettings | None] = {}
+        #: When each chat's settings were last read again (``settings_again``).
+        self._read_at: dict[str, float] = {}
         #: A person's chosen language (None: none chosen), once read or set.
         self.chosen: dict[str, str | None] = {}
         #: What a person's app last reported.
         self.reported: dict[str, str] = {}
 
-    async def settings_again(self, chat_id: str) -> None:
-        """Read a chat's settings afresh (another process may have changed them)."""
+    async def settings_again(self, chat_id: str, now: float) -> None:
+        """Read a chat's settings afresh (another process may have changed them), unless
+        they were read within ``SETTINGS_FRESH`` seconds before ``now``."""
+        read_at = self._read_at.get(chat_id)
+        if read_at is not None and 0 <= now - read_at < SETTINGS_FRESH and chat_id in self.chat_settings:
+            return
         self.chat_settings[chat_id] = await self._store.find_chat_settings(chat_id)
+        if len(self._read_at) >= 4096:  # a bound: the oldest reads go first
+            for old in list(self._read_at)[:1024]:
+                del self._read_at[old]
+        self._read_at.pop(chat_id, None)
+        self._read_at[chat_id] = now
 
     async def settings_of(self, chat_id: str) -> ChatSettings | None:
         if chat_id not in self.chat_settings:

@@ -369,7 +369,7 @@ class Tables:
         async with live.lock, held:
             if shared:
                 await self.refresh(live)
-                await self.lang.settings_again(live.record.chat_id)
+                await self.lang.settings_again(live.record.chat_id, self._clock.now())
             value, notices = await decide()
             await self.deliver(notices, live.record.seats)
         if committed is not None:

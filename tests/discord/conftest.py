@@ -8,7 +8,7 @@ members (alice may manage the channel), and the faster settle poll.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ import simcord
 from dc_config import SPEEDUP, TEST_CONFIG, BotFactory
 from dc_world import World
 from discord_limits import RateLimits
+from listening import heard_as_bot_work
 
 from bots.discord import BasraBot, BotOptions
 
@@ -32,6 +33,14 @@ class SimulatedClock:
     def call_at(self, when: float, action: Callable[[], Awaitable[None]]) -> asyncio.TimerHandle:
         loop = asyncio.get_running_loop()
         return loop.call_later(max(0.0, when - self.now()), lambda: loop.create_task(action()))
+
+
+@pytest.fixture(autouse=True)
+def listening_outside_the_bot_work() -> Iterator[None]:
+    """On PostgreSQL the service listens to the database for ever: not the bot's work
+    (``listening``)."""
+    with heard_as_bot_work():
+        yield
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from bots.service import (
     StaleView,
     TableService,
 )
+from bots.service.languages import SETTINGS_FRESH
 from storage import Store, TableRecord, open_store
 from tests.service.helpers import ALICE, BADR, FakePlatform
 
@@ -182,3 +183,17 @@ async def test_the_poller_forgets_idle_windows_and_marks_now_and_then(
     assert not await store.advance_mark("msg", (4,))  # not yet FORGET_EVERY since the start
     await pair.clock.advance(6)
     assert await store.advance_mark("msg", (4,))  # forgotten: a lower stamp goes again
+
+
+async def test_a_chat_s_settings_changed_by_another_process_are_read_again_within_a_while(pair: Pair) -> None:
+    first, second = pair.services
+    lobby = await second.new_lobby("tg:-1", ALICE)
+    before = pair.platforms[1].of("lobby_updated")[-1].lang
+    other = "en" if before == "ar" else "ar"
+    await first.set_chat_language("tg:-1", other)
+
+    await second.join(lobby.table_id, BADR)  # read a moment ago: taken as it was
+    assert pair.platforms[1].of("lobby_updated")[-1].lang == before
+    pair.clock.jump(SETTINGS_FRESH + 1)
+    await second.leave(lobby.table_id, BADR)  # read again before this action
+    assert pair.platforms[1].of("lobby_updated")[-1].lang == other
