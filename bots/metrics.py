@@ -21,8 +21,8 @@ full disk) still answers reads: that shows as ``basra_errors_total{kind="storage
 - ``basra_tables{status="lobby"|"running"}``: open tables now;
 - ``basra_plays_total{by="person"|"computer"|"clock"}``: cards played;
 - ``basra_computer_processes``: worker processes the computer seats think in,
-  alive now (``BASRA_COMPUTER_PROCESSES``; 0 before a computer's first turn, or
-  when they think in a thread);
+  alive now (``BASRA_COMPUTER_PROCESSES``; 0 before the first match with a computer
+  starts, or when they think in a thread);
 - ``basra_press_answer_seconds``: a histogram of the time from a button press
   reaching the bot to its answer;
 - ``basra_deliveries_pending``: writes to chats waiting for their turn;

@@ -189,8 +189,8 @@ class TableService:
         return counts
 
     def thinking_processes(self) -> int:
-        """How many worker processes the computer seats think in, alive now: none before a
-        computer's first turn, nor when they think in a thread (``thinking``)."""
+        """How many worker processes the computer seats think in, alive now: none before the
+        first match with a computer starts, nor when they think in a thread (``thinking``)."""
         return len(self.timers.thinker.pids())
 
     @_saved

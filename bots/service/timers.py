@@ -86,12 +86,15 @@ class Timers:
             return
         if record.status != "running" or match is None or match.to_move is None:
             return
+        if any(seat.computer is not None for seat in record.seats):
+            # The computers' processes start while a person thinks over their first play, so
+            # the computers' first answer comes within its pause, as every later one does.
+            self.thinker.warm()
         if record.seats[match.to_move].computer is not None:
             when = now + self._config.computer_delay
             if record.due_at is not None:
                 when = min(when, record.due_at)  # after a restart, or taken over: it is due
             live.timer = self._clock.call_at(when, lambda: self.on_computer_turn(table_id, version))
-            self.thinker.warm()
             return
         deadline = record.deadline
         if deadline is None:

@@ -120,8 +120,8 @@ async def test_429s_retries_and_errors_are_counted_and_health_follows_the_store(
 
 
 async def test_the_computers_thinking_processes_are_counted(server: FakeTelegram, database: Path) -> None:
-    """None until a computer's first turn comes up; then the default number, one fewer than the
-    cores (at least one)."""
+    """None until the first match with a computer starts; then the default number, one fewer
+    than the cores (at least one)."""
     alice = server.add_user("Alice")
     server.private_chat(alice)
     group = server.add_group("Cafe", [alice])
