@@ -27,7 +27,14 @@ from .markup import Line, Span, Text
 from .notices import render_notice
 from .outcomes import render_match_result, render_round_result
 from .rendered import Rendered
-from .texts import render_hand, render_lobby, render_table, render_turn_notice, render_warning
+from .texts import (
+    render_hand,
+    render_lobby,
+    render_round_start,
+    render_table,
+    render_turn_notice,
+    render_warning,
+)
 
 __all__ = [
     "COMMANDS",
@@ -52,6 +59,7 @@ __all__ = [
     "render_notice",
     "render_played",
     "render_round_result",
+    "render_round_start",
     "render_rules",
     "render_settings",
     "render_stats",

@@ -245,6 +245,25 @@ def render_table(
     return Rendered(Text.of(*_table_lines(t, table, None, now, live)), buttons, mention)
 
 
+def render_round_start(table: TableView, t: Translator) -> Rendered:
+    """A round's message where each hand shows the floor (a practice match in a private
+    chat): which round it is, the score and who plays, and no floor, which the hand below
+    shows and keeps up to date. So the message says nothing that the round's plays make
+    untrue, and need not change until the round ends; "My hand" brings the hand back."""
+    lines = [
+        Line.of(Span(t.gettext("Basra · round {round}", round=table.round_no), bold=True)),
+        Line.of(scores_line(t, table.seats, table.scores, table.rules.target)),
+    ]
+    if table.players == 4:
+        lines.extend(Line.of(side_name(t, table.seats, team)) for team in (0, 1))
+    # TRANSLATORS: on a practice round's message, above the player's hand message.
+    lines.append(Line.of(t.gettext("Your hand below shows the floor and follows the game.")))
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if table.running and table.round_close is None:
+        buttons = ((Button(t.gettext("My hand"), Action("hand", table.table_id, table.version), "primary"),),)
+    return Rendered(Text.of(*lines), buttons)
+
+
 # -- a hand ----------------------------------------------------------------------
 
 

@@ -198,6 +198,8 @@ class BasraTelegram(Hosted):
         lead = await host.take_lead(self.delivery.owner)
         self._watch = asyncio.get_running_loop().create_task(self._step_down_if_lost(lead))
         self.delivery.bot_username = self.application.bot.username
+        # A practice play's line waits for the computers' answer as long as they pause (``hands``).
+        self.delivery.computer_delay = host.config.computer_delay
         if self.commands:
             await register_commands(self.application.bot)
         if self.web is not None:  # a search begun on the start page shows in the chat too

@@ -7,7 +7,10 @@ Which message shows what:
   it becomes the first round's table (one write, not two);
 - the table: one message per round, edited in place. A new round's message
   opens with the last round's result, so a round change costs one write; the
-  old round's message gets its closing picture right after;
+  old round's message gets its closing picture right after. In a private chat
+  (practice) the round's message shows no floor and is not edited while the round
+  is played: the hand below shows the floor (``hands``), and a chat there takes
+  about one write a second;
 - the match's end: the last table, the round's result and the match result in
   one edit;
 - each person's hand (``hands``): a new message when their turn comes, which
@@ -38,7 +41,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from ..i18n import translator
 from ..outbound import SENT, SKIPPED, Dispatcher, Outcome, Write
 from ..outbound.refs import MessageRefs, TableRefs
-from ..render import Rendered, render_notice, stacked
+from ..render import Rendered, render_notice, render_round_start, stacked
 from ..render.pool import with_seek
 from ..service import (
     ClockWarning,
@@ -56,7 +59,18 @@ from ..service import (
     is_pool_chat,
 )
 from ..service.records import RecordFile
-from .contents import ASIDE, FIRST, REPLY, TABLE, TIDY, chat_number, content_of, is_private, outcome_of
+from .contents import (
+    ASIDE,
+    FIRST,
+    REPLY,
+    TABLE,
+    TIDY,
+    chat_number,
+    content_of,
+    in_group,
+    is_private,
+    outcome_of,
+)
 from .hands import HandMessages
 from .keyboards import keyboard
 from .moves import ChatMoves
@@ -65,6 +79,9 @@ from .outbox import Outcome as Sent_
 from .strangers import StrangerMessages
 
 log = logging.getLogger(__name__)
+#: How long a practice match's lobby waits before it is sent: the match starts at once, and
+#: its first round's message is sent in its place.
+PRACTICE_LOBBY_HOLD = 1.0
 
 
 class Delivery(HandMessages, StrangerMessages, Connected):
@@ -139,6 +156,8 @@ class Delivery(HandMessages, StrangerMessages, Connected):
         has_table = any(isinstance(n, TableUpdated) for n in notices)
         starting = any(isinstance(n, LobbyClosed) and n.reason == "started" for n in notices)
         turns = {n.player_id for n in notices if isinstance(n, YourTurn)}
+        if round_result is not None or match_result is not None:
+            self.end_folds(table_id, refs, match_over=match_result is not None)
         for notice in notices:
             try:
                 await self._queue(notice, refs, round_result, match_result, has_table, turns, starting)
@@ -163,16 +182,19 @@ class Delivery(HandMessages, StrangerMessages, Connected):
         elif isinstance(notice, TableUpdated):
             self._table(notice, refs, round_result, match_result)
         elif isinstance(notice, MatchEnded) and not has_table:
-            self.post(notice.chat_id, content_of(render_notice(notice)), key=(notice.table_id, "match"))
+            self.post(notice.chat_id, content_of(render_notice(notice)), key=(notice.table_id, "match"),
+                      table_id=notice.table_id)
         elif isinstance(notice, HandUpdated):
             if notice.player_id not in turns:
-                await self.hand_changed(refs, notice.hand, notice.lang, starting=starting)
+                await self.hand_changed(refs, notice.hand, notice.lang, starting=starting,
+                                        round_over=round_result is not None)
         elif isinstance(notice, YourTurn):
             await self.turn(refs, notice)
         elif isinstance(notice, ClockWarning):
             self.warn(notice)
         elif isinstance(notice, TableSetAside):
-            self.post(notice.chat_id, content_of(render_notice(notice)), key=(notice.table_id, "set aside"))
+            self.post(notice.chat_id, content_of(render_notice(notice)), key=(notice.table_id, "set aside"),
+                      table_id=notice.table_id)
 
     def _table(self, notice: TableUpdated, refs: TableRefs, round_result: RoundEnded | None,
                match_result: MatchEnded | None) -> None:
@@ -180,17 +202,22 @@ class Delivery(HandMessages, StrangerMessages, Connected):
         drawn = render_notice(notice)
         result = round_result if round_result is not None and \
             round_result.result.round_no == table.round_no else None
+        practice = is_private(table.chat_id)
         if table.running and table.round_close is not None:
+            if practice:
+                # The round's message shows no floor, so nothing on it went stale: the next
+                # round's message opens with this closing picture and the points.
+                return
             # The closing picture of a round the match goes on after, with its result.
             parts = [drawn, *([render_notice(result)] if result else [])]
             self._closing(table.table_id, table.chat_id, refs, table.round_no,
                           content_of(stacked(*parts)), table.version)
             return
+        if table.running and practice:
+            self._practice_round(notice, refs)
+            return
         if table.running:
-            content = self._table_content(drawn, table, notice.lang)
-            last = refs.values.get("round_result")
-            if isinstance(last, dict) and last.get("round") == table.round_no - 1:
-                content = Content(f"{last['html']}\n\n{content.html}", content.markup)
+            content = self._with_last_round(self._table_content(drawn, table, notice.lang), table, refs)
         else:
             ends = [render_notice(n) for n in (result, match_result) if n is not None]
             content = content_of(stacked(drawn, *ends))
@@ -204,16 +231,33 @@ class Delivery(HandMessages, StrangerMessages, Connected):
                 end = stacked(drawn, *ends)
                 if match_result is not None and match_result.result.reason != "expired":
                     end = with_seek(end, translator(match_result.lang))
-                self.post(table.chat_id, content_of(end), key=(table.table_id, "match end"))
+                self.post(table.chat_id, content_of(end), key=(table.table_id, "match end"),
+                          table_id=table.table_id)
                 return
+        self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version)
+
+    def _practice_round(self, notice: TableUpdated, refs: TableRefs) -> None:
+        """A running practice round in a private chat: its message says which round it is,
+        the score and who plays, without the floor, which the hand below shows (``hands``). It
+        is written when the round starts (the first round's takes the lobby's place; a later
+        one opens with the last round's end, which the player reads first) and not again
+        while the round is played, so a play costs the chat no write for it. It goes before
+        the hand the same play brings, at the pace of the match's other writes there."""
+        table = notice.table
         shown = refs.values.get("table")
-        # A practice round's first message goes before the hand that the same play brings: the
-        # first round's takes the lobby's place at once (its buttons go), a later one opens with
-        # the last round's end, which the player reads first. (The hands below carry the floor
-        # from then on: the round's message follows at the chat's pace, behind them.)
-        first = is_private(table.chat_id) and (not shown or shown[2] != table.round_no)
-        self.show_table(table.table_id, table.chat_id, refs, content, table.round_no, table.version,
-                        urgent=first)
+        if shown and shown[2] == table.round_no:
+            return  # this round's message is out already: it says nothing the plays change
+        content = content_of(render_round_start(table, translator(notice.lang)))
+        self.show_table(table.table_id, table.chat_id, refs, self._with_last_round(content, table, refs),
+                        table.round_no, table.version, order=FIRST)
+
+    @staticmethod
+    def _with_last_round(content: Content, table: TableView, refs: TableRefs) -> Content:
+        """A round's first message opens with how the last round ended, when it is kept."""
+        last = refs.values.get("round_result")
+        if isinstance(last, dict) and last.get("round") == table.round_no - 1:
+            return Content(f"{last['html']}\n\n{content.html}", content.markup)
+        return content
 
     def _table_content(self, drawn: Rendered, table: TableView, lang: str) -> Content:
         """A running round's table, with a link to watch it live (``bots.web``) in a group."""
@@ -240,10 +284,15 @@ class Delivery(HandMessages, StrangerMessages, Connected):
             sent = await self.outbox.send(chat, content, silent=silent)
         return chat, sent
 
+    def undelivered(self) -> set[str]:
+        """The tables with a write still to go (``Platform.undelivered``)."""
+        return self.dispatcher.pending_scopes()
+
     def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
             stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-            label: str = "message", scope: str | None = None, lock: Hashable | None = None) -> bool:
-        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label, scope, lock))
+            label: str = "message", scope: str | None = None, lock: Hashable | None = None,
+            after: float = 0.0) -> bool:
+        return self.dispatcher.put(Write(key, chat, run, stamp, urgent, order, label, scope, lock, after))
 
     def show_lobby(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, revision: int,
                    *, edit_only: bool = False) -> None:
@@ -263,11 +312,14 @@ class Delivery(HandMessages, StrangerMessages, Connected):
                 self.keep(table_id, "lobby", [chat, sent.message_id])
             return outcome_of(sent)
 
+        # A lobby in a private chat is a practice match's, which starts at once: its first round's
+        # message takes its place before it goes, if it comes within the hold (one write, not two).
+        hold = PRACTICE_LOBBY_HOLD if is_private(chat_id) and not edit_only else 0.0
         self.put(("lobby", table_id), self._group(chat_id), run, stamp=(revision,), label="lobby",
-                 scope=table_id)
+                 scope=table_id, after=hold)
 
     def show_table(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, round_no: int,
-                   version: int, *, urgent: bool = False) -> None:
+                   version: int, *, urgent: bool = False, order: int | None = None) -> None:
         """Edit the round's table message, or post it (the first round's takes over the lobby
         message). In a group that became a supergroup it is posted afresh: old messages are
         not editable there."""
@@ -294,8 +346,10 @@ class Delivery(HandMessages, StrangerMessages, Connected):
                 self.keep(table_id, "table", [chat, sent.message_id, round_no])
             return outcome_of(sent)
 
+        if order is None:
+            order = FIRST if urgent else TABLE
         self.put(("table", table_id), self._group(chat_id), run, stamp=(version,), label="table",
-                 scope=table_id, urgent=urgent, order=FIRST if urgent else TABLE)
+                 scope=table_id, urgent=urgent, order=order)
 
     def _closing(self, table_id: str, chat_id: str, refs: TableRefs, round_no: int, content: Content,
                  version: int) -> None:
@@ -321,26 +375,28 @@ class Delivery(HandMessages, StrangerMessages, Connected):
         if refs is None:
             return
         ref = refs.values.get("lobby" if lobby else "table")
-        if not ref or ref[1] != message_id:
-            return
+        if not ref or ref[1] != message_id or (not lobby and not in_group(chat_id)):
+            return  # (a practice round's message shows no floor: a table is never drawn there)
         if lobby:
             self.show_lobby(table_id, chat_id, refs, content, version, edit_only=True)
         else:
             self.show_table(table_id, chat_id, refs, content, ref[2], version)
 
     def post(self, chat_id: str | int, content: Content, *, key: tuple[Any, ...],
-             urgent: bool = True, reply_to: int | None = None, aside: bool = False) -> None:
+             urgent: bool = True, reply_to: int | None = None, aside: bool = False,
+             table_id: str | None = None) -> None:
         """A message of its own (a reply, a result), under ``reply_to`` when given; retried
         until Telegram takes it. ``aside``: it only informs, so a table write ready at the same
         moment goes first; it takes a slot the table's paced refreshes leave (the chat's
-        reserve), so that it is not put off for as long as a match keeps the group busy."""
+        reserve), so that it is not put off for as long as a match keeps the group busy.
+        ``table_id``: the table it tells of, if any (``undelivered``)."""
         chat = chat_number(chat_id) if isinstance(chat_id, str) else chat_id
 
         async def run() -> Outcome:
             return outcome_of((await self.send(chat, content, reply_to=reply_to))[1])
 
         self.put(("post", *key), self.moves.where(chat), run, urgent=urgent,
-                 order=ASIDE if aside else REPLY, label="reply")
+                 order=ASIDE if aside else REPLY, label="reply", scope=table_id)
 
     def post_record(self, chat: int, record: RecordFile, caption_html: str, *, reply_to: int | None = None,
                     unbutton: int | None = None, keep: InlineKeyboardMarkup | None = None) -> None:

@@ -13,6 +13,14 @@ and no old hand is ever sent again.
 At a stranger match the live hand also carries the canned reactions under its cards
 (``strangers``), which go with its buttons when it becomes a short line.
 
+At a practice match in a private chat, where the computers answer within their pause and a
+chat takes about one write a second, a play and the computers' answer show in one edit of
+the hand (``Fold``): the play's short line is held back for as long as the computers take,
+and their answer, which brings the player's next turn, is drawn on the same message instead,
+with the plays made since above it. Only a play whose answer is slower than that (or that
+ends the round) becomes its short line, with the turn as a new message. The round's message
+above the hands shows no floor (``delivery``): the hand is where the floor is.
+
 The live message's reference is ``hand:<player>`` = ``[user, message, version,
 turn]`` (``turn``: it was sent for their turn), kept with the table.
 
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from telegram import InlineKeyboardButton, WebAppInfo
@@ -31,10 +40,20 @@ from telegram import InlineKeyboardButton, WebAppInfo
 from .. import memory
 from ..i18n import translator, user_text
 from ..outbound import FAILED, SKIPPED, Outcome
-from ..render import Rendered, render_hand, render_hint, render_moved, render_notice, render_played
+from ..render import (
+    Line,
+    Rendered,
+    Text,
+    render_hand,
+    render_hint,
+    render_moved,
+    render_notice,
+    render_played,
+)
 from ..render import render_turn_notice as turn_header
+from ..render.texts import describe_play
 from ..service import ClockWarning, HandView, HintView, YourTurn, is_pool_chat
-from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, in_group, outcome_of
+from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, in_group, is_private, outcome_of
 from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
 from .outbox import Outcome as Sent_
@@ -43,6 +62,7 @@ from .strangers import reaction_rows
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Coroutine, Hashable
 
+    from ..outbound import Dispatcher
     from ..outbound.refs import MessageRefs, TableRefs
     from ..service import TableService
     from ..web import WebTable
@@ -53,6 +73,30 @@ log = logging.getLogger(__name__)
 # carry no buttons, so only a forged or long-stale press could name an older one.
 HAND_KEY: Final = "hand:"
 NOTE_KEY: Final = "note:"
+#: A practice play's short line waits this long beyond the computers' pauses for their
+#: answer (a decision, a commit), which then shows with it in one edit of the hand.
+FOLD_MARGIN: Final = 1.5
+#: The longest a play's short line waits for that: past it (computers that pause long), the
+#: play shows at once, and the turn comes as a new message, which notifies.
+FOLD_MOST: Final = 5.0
+
+
+@dataclass(slots=True)
+class Fold:
+    """A practice player's play whose short line is held back: on hand message
+    ``message_id``, the line ``line`` (at ``hand``, the hand after the play), and what was
+    played since, for the reader (their own play first)."""
+
+    message_id: int
+    hand: HandView
+    line: Content
+    said: list[str] = field(default_factory=list)
+
+
+def in_practice(hand: HandView) -> bool:
+    """Whether ``hand``'s match is a practice match in a private chat (not a stranger match)."""
+    chat = hand.table.chat_id
+    return not is_pool_chat(chat) and is_private(chat)
 
 
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
@@ -81,9 +125,12 @@ class HandMessages:
 
     #: The table as a web page (``bots.web``), when the bot serves one.
     web: WebTable | None = None
+    #: The pause a computer seat makes before it plays (``ServiceConfig.computer_delay``).
+    computer_delay: float = 0.8
 
     if TYPE_CHECKING:  # what ``Delivery`` provides
         outbox: Outbox
+        dispatcher: Dispatcher
         bot_username: str
         messages: MessageRefs
 
@@ -93,7 +140,8 @@ class HandMessages:
         def keep(self, table_id: str, key: str, value: Any) -> None: ...
         def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
                 stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-                label: str = "message", scope: str | None = None, lock: Hashable | None = None) -> bool: ...
+                label: str = "message", scope: str | None = None, lock: Hashable | None = None,
+                after: float = 0.0) -> bool: ...
         def _group(self, chat_id: str) -> int: ...
         def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
         async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
@@ -109,36 +157,114 @@ class HandMessages:
         #: Tables whose group was told that this user must start the bot (``note``): where a
         #: plain /start finds the seat they took before ever starting it.
         self.noted: dict[int, set[str]] = {}
+        #: Practice plays whose short lines are held back (``Fold``), by (table, player).
+        self._folds: dict[tuple[str, str], Fold] = {}
 
     # -- what the notices ask for -----------------------------------------------------------
 
     async def turn(self, refs: TableRefs, notice: YourTurn) -> None:
         """Their turn: a new hand message that notifies, unless this very turn is shown already
-        (a restarted bot redraws it in place)."""
+        (a restarted bot redraws it in place). At a practice match, the computers' answer to
+        a play whose short line is still held back is drawn on that hand instead (``Fold``):
+        one edit for both."""
         hand = notice.hand
         ref = refs.values.get(_key(hand))
         announced = ref is not None and ref[2] == hand.version and _was_turn(ref)
-        header = turn_header(notice, translator(notice.lang))
-        await self.show_hand(hand, notice.lang, fresh=not announced, header=header)
+        t = translator(notice.lang)
+        header = turn_header(notice, t)
+        if not in_practice(hand):
+            await self.show_hand(hand, notice.lang, fresh=not announced, header=header)
+            return
+        user = chat_number(hand.player_id)
+        # Cards shown before the computers' first play, held back as well: the turn shows them.
+        self.dispatcher.cancel(user, ("first look", hand.table_id, hand.player_id))
+        fold = self._folds.pop((hand.table_id, hand.player_id), None)
+        if fold is not None:
+            folded = (ref is not None and ref[1] == fold.message_id
+                      and self.dispatcher.withdraw(user, ("line", user, fold.message_id)))
+            if folded:  # what was played since, in order, then the turn
+                said = Text.of(*(Line.of(words) for words in fold.said))
+                await self.show_hand(hand, notice.lang, header=Rendered(said + header.text), urgent=False,
+                                     order=FIRST)
+                return
+            if fold.said[1:]:  # (the play itself is on its line above) the turn first: it notifies
+                header = Rendered(header.text + Text.of(*(Line.of(words) for words in fold.said[1:])))
+        # The writes that carry a practice match keep about a second apart (``limits``).
+        await self.show_hand(hand, notice.lang, fresh=not announced, header=header, urgent=False,
+                             order=FIRST)
+
+    def fold_hold(self, hand: HandView) -> float | None:
+        """How long a practice match's computers take to bring ``hand``'s player their next
+        turn (their pauses, and ``FOLD_MARGIN``) when every seat to play before it is a
+        computer's and that is within ``FOLD_MOST``; else None."""
+        table = hand.table
+        if not table.running or table.to_move is None or not in_practice(hand):
+            return None
+        seat, pauses = table.to_move, 0
+        while seat != hand.seat:
+            if table.seats[seat].computer is None:
+                return None
+            pauses += 1
+            seat = (seat + 1) % table.players
+        hold = pauses * self.computer_delay + FOLD_MARGIN
+        return hold if pauses and hold <= FOLD_MOST else None
+
+    def end_folds(self, table_id: str, refs: TableRefs, *, match_over: bool) -> None:
+        """A round or the match ended: no turn comes in place of the plays' short lines held
+        back at this table. At a round's end each goes now (the next round's messages come
+        below it); at the match's end the hand's last line says so instead (``close_hand``)."""
+        for key in [k for k in self._folds if k[0] == table_id]:
+            fold = self._folds.pop(key)
+            user = chat_number(fold.hand.player_id)
+            if not self.dispatcher.withdraw(user, ("line", user, fold.message_id)) or match_over:
+                continue  # (already under way or done: it dropped the hand's reference)
+            ref = refs.values.get(_key(fold.hand))
+            if ref is not None and ref[1] == fold.message_id:
+                self.keep(table_id, _key(fold.hand), None)
+            self.line(user, fold.message_id, fold.line, stamp=(fold.hand.version,), urgent=True,
+                      hand=fold.hand)
 
     async def hand_changed(self, refs: TableRefs, hand: HandView, lang: str, *,
-                           starting: bool = False) -> None:
+                           starting: bool = False, round_over: bool = False) -> None:
         """Someone played: a live hand follows, a played one becomes its short line. At the
-        start, a player who is not first to move gets their cards as a short line."""
+        start, a player who is not first to move gets their cards as a short line. At a
+        practice match, a play's short line is held back while the computers answer, unless
+        the play ended the round (``round_over``), and what they play meanwhile is noted for
+        the turn it brings (``Fold``)."""
         if not hand.table.running:
             self.close_hand(hand, lang)
             return
         ref = refs.values.get(_key(hand))
+        fold = self._folds.get((hand.table_id, hand.player_id))
+        if fold is not None and ref is not None and ref[1] == fold.message_id:
+            play = hand.table.last_play
+            if play is not None:  # a computer played, another is to play before the turn
+                fold.said.append(describe_play(translator(lang), hand.table, play, hand.seat))
+            return
         if ref is None:
             if starting:
                 self.first_look(hand, lang)
             return  # no live hand: the player sees the game in the group until their turn
         if _was_turn(ref) and not hand.your_turn:
+            line = content_of(render_played(hand, translator(lang)))
+            hold = None if round_over else self.fold_hold(hand)
+            if hold is not None:
+                self._hold_line(hand, lang, ref, line, hold)
+                return
             self.keep(hand.table_id, _key(hand), None)
-            self.line(ref[0], ref[1], content_of(render_played(hand, translator(lang))),
-                      stamp=(hand.version,), urgent=True, hand=hand)
+            self.line(ref[0], ref[1], line, stamp=(hand.version,), urgent=True, hand=hand)
             return
         await self.show_hand(hand, lang, urgent=False)
+
+    def _hold_line(self, hand: HandView, lang: str, ref: Any, line: Content, hold: float) -> None:
+        """A practice play's short line, held back for ``hold`` seconds: the computers' answer
+        takes its place if it comes by then (``turn``). The hand stays the live one
+        meanwhile, as it was."""
+        play = hand.table.last_play
+        said = [describe_play(translator(lang), hand.table, play, hand.seat)] if play is not None else []
+        fold = Fold(ref[1], hand, line, said)
+        self._folds[(hand.table_id, hand.player_id)] = fold
+        self.line(ref[0], ref[1], line, stamp=(hand.version,), hand=hand, after=hold, fold=fold)
 
     def close_hand(self, hand: HandView, lang: str) -> None:
         """The match is over: the player's live hand message, whichever it is when this write
@@ -177,7 +303,7 @@ class HandMessages:
 
     async def show_hand(self, hand: HandView, lang: str, *, fresh: bool = False,
                   header: Rendered | None = None, from_message: int | None = None,
-                  hint: HintView | None = None, urgent: bool = True) -> bool:
+                  hint: HintView | None = None, urgent: bool = True, order: int | None = None) -> bool:
         """Queue the player's hand: an edit of the live message, or (``fresh``) a new one.
 
         ``from_message`` is a hand message the player just pressed: False if it is an
@@ -250,26 +376,38 @@ class HandMessages:
 
         # The write names the table too: its stamp is the table's version, and the player's
         # next match starts again from 1.
+        if order is None:
+            order = FIRST if urgent else TABLE
         return self.put(_write_key(hand), user, run, stamp=(hand.version,), urgent=urgent,
-                        order=FIRST if urgent else TABLE, label="hand", scope=hand.table_id)
+                        order=order, label="hand", scope=hand.table_id)
 
     def line(self, user: int, message_id: int, content: Content, *, stamp: tuple[int, ...],
-             hand: HandView, urgent: bool = False) -> None:
+             hand: HandView, urgent: bool = False, after: float = 0.0, fold: Fold | None = None) -> None:
         """A hand message of ``hand``'s player becomes a short line without buttons (it is no
         longer the live one); not if, by the time it goes, that very message is the live
         hand again at a newer state (a press on it after its reference was lost, as after a
-        crash). It takes turns with the player's hand writes (one lock)."""
-        self._retire(user, message_id)
+        crash). It takes turns with the player's hand writes (one lock). A line held back
+        for ``fold`` waits ``after`` seconds, the hand live meanwhile, and it is the write
+        that makes the message a line: it drops the hand's reference when it goes."""
+        if fold is None:
+            self._retire(user, message_id)
 
         async def run() -> Outcome:
-            live = (await self.refs(hand.table_id)).values.get(_key(hand))
+            refs = await self.refs(hand.table_id)
+            live = refs.values.get(_key(hand))
             if live is not None and live[1] == message_id and (live[2],) > stamp:
                 self._retired.pop((user, message_id), None)  # live again: a press on it counts
                 return SKIPPED
+            if fold is not None:
+                if self._folds.get((hand.table_id, hand.player_id)) is fold:
+                    del self._folds[(hand.table_id, hand.player_id)]  # the turn comes afresh
+                if live is not None and live[1] == message_id:
+                    self.keep(hand.table_id, _key(hand), None)
+                self._retire(user, message_id)
             return outcome_of(await self.outbox.edit(user, message_id, content))
 
         self.put(("line", user, message_id), user, run, stamp=stamp, urgent=urgent, order=REPLY,
-                 label="hand line", scope=hand.table_id, lock=_write_key(hand))
+                 label="hand line", scope=hand.table_id, lock=_write_key(hand), after=after)
 
     def first_look(self, hand: HandView, lang: str) -> None:
         """The cards a player holds at the start, before their turn: a line without buttons
@@ -284,8 +422,11 @@ class HandMessages:
             self.reachable.add(user)
             return outcome_of(sent)
 
-        self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=True, order=REPLY,
-                 label="first hand")
+        # At a practice match the computers' first plays are awaited: the turn they bring shows
+        # the cards instead (``turn`` drops this write), unless they take longer.
+        hold = self.fold_hold(hand)
+        self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=hold is None, order=REPLY,
+                 label="first hand", after=hold or 0.0)
 
     def _hand_failed(self, outcome: Sent_, hand: HandView, result: Outcome) -> Outcome:
         if outcome is Sent_.BLOCKED:

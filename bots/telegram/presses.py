@@ -13,7 +13,13 @@ hand, within ``CONFIRM_SECONDS``, is its confirm. Another card pressed in betwee
 hint), a newer hand, or the time passing, disarms it. A card with a choice (several plans, or
 laying it instead) is previewed in the hand as in a group's match, its plans a button
 each, and confirmed with Play. Which card a player armed is known to the process that
-answered the press: a second press that reaches another process is previewed again.
+answered the press: a second press that reaches another process is previewed again. It is
+not kept in the store: that would make every first press a durable write (as a play is),
+and what another card's press in between undoes would need one more, to spare a player
+one more press in the moment after another process takes over the bot.
+
+In a practice match the confirmed play does not change the hand at once: the computer's
+answer comes within its pause and is drawn on the same hand, with the play (``hands``).
 """
 
 from __future__ import annotations

@@ -12,11 +12,20 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from bots.service import ManualClock, SystemClock, TableView
 from tests.fakes import CallbackQueryRecord, FakeChat, FakeTelegram, FakeUser
-from tests.telegram.live import WRITES, Timeline, never_older, play_when_shown, press_when_shown
+from tests.telegram.live import (
+    WRITES,
+    Timeline,
+    live_button,
+    never_older,
+    play_when_shown,
+    press_when_shown,
+    when_ready,
+)
 from tests.telegram.world import QUIET, World, ids, start_match
 
 ACK_BOUND = 0.5  # seconds: the answer to a press never waits for a message
@@ -138,6 +147,41 @@ async def test_a_restarted_bot_still_speaks_english_to_an_english_player(databas
         # Badr's next turn, drawn by the restarted bot before he pressed anything since.
         text = second.hand_message(badr).text
         assert "Your hand" in text and not any("\u0600" <= ch <= "\u06ff" for ch in text.split("\n")[0])
+
+
+async def test_a_fast_practice_takes_one_write_an_exchange_at_an_even_pace(database: Path) -> None:
+    server = live_server()
+    amal = server.add_user("Amal", language_code="ar")
+    chat = server.private_chat(amal)
+    async with World(server, database, clock=SystemClock()) as world:
+        timeline = Timeline.watch(world.basra.delivery)
+        await world.send(amal, None, "/practice")
+        me = f"tg:{amal.id}"
+        writes_before, plays, version = 0, 0, 0
+        while plays <= 8:  # each turn pressed (card, then the same card) as soon as it shows
+            table = await world.basra.service.open_table(me)
+            assert isinstance(table, TableView) and table.running
+            if table.to_move != table.seat_of(me).seat:  # type: ignore[union-attr]
+                await asyncio.sleep(0.005)
+                continue
+            version = table.version
+            await when_ready(partial(live_button, server, amal, "card", version))
+            if plays == 1:  # from the second play on: the computers' processes have started
+                writes_before = len([c for c in server.api_calls if c.method in WRITES])
+            if plays == 8:  # the last play's answer is shown
+                break
+            await play_when_shown(server, world.app, amal, version)
+            plays += 1
+        writes = len([c for c in server.api_calls if c.method in WRITES]) - writes_before
+        await world.basra.service.resign_in_chat(me, me)
+        await world.basra.idle()
+    # The play and the computer's answer in one edit of the hand; the round's message, with
+    # no floor on it, is not edited; so each turn comes within about a second even when the
+    # player presses as fast as the chat's one write a second lets them.
+    assert writes <= plays - 1, (writes, plays)
+    turns = timeline.turn_lags(server, ids(amal))
+    assert len(turns) >= plays and max(turns) < TURN_BOUND, turns
+    never_older(server.messages(chat, bot_only=True))
 
 
 async def test_a_2v2_practice_with_three_computers_keeps_up(database: Path) -> None:

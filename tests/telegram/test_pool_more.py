@@ -433,8 +433,12 @@ async def test_a_private_chat_match_tells_a_card_s_preview_in_its_answer_and_a_s
         assert after is not None and after.version > table.version
         held = await world.basra.service.hand(table.table_id, f"tg:{amal.id}")
         assert "7C" not in held.hand and len(held.hand) == 3
+        # The play and the computer's answer show in one edit of the same hand: it tells the
+        # play first, and offers the next turn's cards, 7♣ no longer among them.
         played = next(m for m in server.messages(chat, bot_only=True) if m.message_id == hand.message_id)
-        assert not played.button_data()  # the hand became its short line
+        assert played is world.hand_message(amal) and SEVEN in played.text.splitlines()[0]
+        assert {d.split("|")[3] for d in world.buttons(played, "card")} == {str(after.version)}
+        assert "7C" not in {d.split("|")[4] for d in world.buttons(played, "card")}
 
 
 async def test_a_second_press_too_late_or_on_an_older_hand_only_previews(

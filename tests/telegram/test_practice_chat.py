@@ -1,15 +1,22 @@
 """Practice in a private chat reads like the groups: each round's end is told where the
-player is looking, and the commands answer under themselves."""
+player is looking, and the commands answer under themselves. A play there costs about one
+write: the hand shows the floor and takes the computer's answer in the same edit, and the
+round's message above it shows no floor and is not edited while the round is played."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tests.fakes import FakeTelegram
-from tests.telegram.world import World
+from bots.i18n import card_face, translator
+from bots.render.common import floor_text
+from bots.service import ManualClock
+from tests.fakes import ApiCall, FakeChat, FakeTelegram, FakeUser
+from tests.telegram.live import WRITES, never_older
+from tests.telegram.world import QUIET, World, told_preview
 
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 
@@ -76,3 +83,87 @@ async def test_a_practice_match_s_end_comes_below_the_last_hand_with_its_rematch
         assert over in last.text and world.buttons(last, "rematch")
         assert all(m.message_id < last.message_id for m in world.hand_messages(amal))
         assert not any(world.buttons(m, "rematch") for m in shown[:-1])  # the one result with buttons
+
+
+async def confirm_first_card(world: World, user: FakeUser) -> str:
+    """Press the first card of the user's hand, then confirm it (the same card again, or Play
+    when the card offers a choice); returns the card played. Writes made by the preview are
+    made before this returns the confirm's turn: the caller counts from the confirm on."""
+    hand = world.hand_message(user)
+    card = world.buttons(hand, "card")[0]
+    pressed = await world.press(user, hand, card)
+    if not told_preview(world.server, pressed):
+        card = world.buttons(hand, "play")[0]
+    return card
+
+
+def writes_to(server: FakeTelegram, chat: FakeChat) -> list[ApiCall]:
+    return [c for c in server.api_calls if c.method in WRITES and c.params.get("chat_id") == chat.id]
+
+
+@pytest.mark.parametrize(("lang", "round_one"), [("en", "Basra · round 1"), ("ar", "باصرة · الجولة 1")])
+async def test_a_practice_play_and_the_computers_answer_cost_one_edit_of_the_hand(
+    server: FakeTelegram, database: Path, lang: str, round_one: str
+) -> None:
+    amal = server.add_user("Amal", language_code=lang)
+    chat = server.private_chat(amal)
+    t = translator(lang)
+    floor_line = t.gettext("Floor: {cards}", cards="")
+    async with World(server, database) as world:
+        await world.send(amal, None, "/practice")
+        [opening] = [m for m in server.messages(chat, bot_only=True) if m.text.startswith(round_one)]
+        # The computers' worker processes start with their first decision, which may take
+        # longer than a play waits for it: one play before counting.
+        await world.play_any(amal)
+        for _ in range(8):  # mid-round: a round holds 24 plays of each
+            hand = world.hand_message(amal)
+            played = (await world.table(chat), hand.message_id)
+            data = await confirm_first_card(world, amal)
+            before = len(writes_to(server, chat))
+            await world.press(amal, hand, data)  # the confirm: the computer answers meanwhile
+            table = await world.table(chat)
+            assert table is not None and played[0] is not None and table.version > played[0].version
+            # One write for the play and the computer's answer: the hand, edited in place.
+            made = writes_to(server, chat)[before:]
+            assert [(c.method, c.params.get("message_id")) for c in made] == [("editMessageText", played[1])]
+            shown = world.hand_message(amal)
+            assert shown.message_id == played[1]
+            assert {int(d.split("|")[3]) for d in world.buttons(shown, "card")} == {table.version}
+            # It shows the floor as it is now, the play first, then the computer's.
+            lines = shown.text.splitlines()
+            assert floor_line + floor_text(t, table.floor) in lines
+            assert card_face(data.split("|")[4]) in lines[0]
+            assert table.last_play is not None and card_face(table.last_play.card) in shown.text
+            assert bool(ARABIC.search(shown.text)) == (lang == "ar")
+        # The round's message says which round it is and who plays, and no floor that the
+        # plays would make untrue: it was never edited.
+        assert len(opening.versions) == 1 and floor_line not in opening.text
+        assert world.buttons(opening, "hand")
+        never_older(server.messages(chat, bot_only=True))
+
+
+async def test_a_practice_play_shows_at_once_when_the_computer_pauses_long(
+    server: FakeTelegram, database: Path
+) -> None:
+    amal = server.add_user("Amal")
+    chat = server.private_chat(amal)
+    clock = ManualClock()
+    async with World(server, database, clock=clock, config=replace(QUIET, computer_delay=20.0)) as world:
+        await world.send(amal, None, "/practice")
+        if (table := await world.table(chat)) is not None and table.seats[table.to_move or 0].computer:
+            await clock.advance(20.0)
+            await world.basra.idle()
+        hand = world.hand_message(amal)
+        data = await confirm_first_card(world, amal)
+        before = len(writes_to(server, chat))
+        await world.press(amal, hand, data)
+        # Too long to wait for: the play shows now, as the hand's short line.
+        [line] = writes_to(server, chat)[before:]
+        assert line.method == "editMessageText" and line.params.get("message_id") == hand.message_id
+        assert "Your cards come back here with your turn." in hand.text and not hand.button_data()
+        await clock.advance(20.0)
+        await world.basra.idle()
+        # The turn comes as a new message, which notifies.
+        [turn] = writes_to(server, chat)[before + 1:]
+        assert turn.method == "sendMessage"
+        assert world.hand_message(amal).message_id > hand.message_id

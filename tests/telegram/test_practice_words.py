@@ -69,7 +69,7 @@ async def test_arabic_practice_reads_in_one_register_and_counts_in_plural_forms(
             await world.play_any(amal)
         texts = [v.text for m in server.messages(chat, bot_only=True) for v in m.versions]
         assert not [t for t in texts if COLLOQUIAL.search(t)]
-        assert any("يعود ورقك إلى هنا حين يحين دورك." in t for t in texts)
+        assert any("رسالة ورقك في الأسفل تعرض الأرض وتتابع اللعب." in t for t in texts)  # the round's message
         counts = re.findall(r"(\d+) (ورقات|أوراق|ورقة)", "\n".join(texts))
         assert counts, "no card counts shown"
         for n, noun in counts:
