@@ -1,7 +1,7 @@
 """The table as a web page: a Telegram Mini App, a signed link from a Discord hand, and
-a read-only page to watch a game live; and a start page, a Mini App without a table,
-from which a Telegram person plays someone online. One more adapter of the same table
-service.
+a read-only page to watch a game live; and a start page without a table, from which a
+person plays someone online (a Mini App on Telegram, a signed link on Discord). One more
+adapter of the same table service.
 
 The bot process serves it itself (aiohttp, ``server``) on ``BASRA_WEB_PORT``, behind
 the public ``https`` address ``BASRA_WEB_URL`` a reverse proxy gives it; with either
@@ -26,12 +26,14 @@ Wiring, in an adapter::
     web.mini_app_url(table_id)      # the hand's web_app button
     web.start_url()                 # the welcome's web_app button (the start page)
     web.pool_chat("tg", chat)       # the chat follows searches begun on the start page
+    web.pool_chat("dc", chat, people)  # ... and who a Discord start link's person is
+    web.discord_start_url(player_id, lang)  # a Discord DM's link to the start page
     web.watch_url(table_id)         # the table message's link
 """
 
 from .auth import Gate, Login, Refused, Session, StartSession, signed_init_data
 from .server import WebServer, WebUnavailable
-from .start import PoolChat, StartPages
+from .start import PoolChat, StartPages, StartPeople
 from .table import TeedPlatform, TeedPoolPlatform, WebTable
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "Refused",
     "Session",
     "StartPages",
+    "StartPeople",
     "StartSession",
     "TeedPlatform",
     "TeedPoolPlatform",

@@ -11,13 +11,14 @@ every WebSocket, so a reload or a reconnect needs no new login.
   by newlines, and ``hash`` must be its HMAC-SHA256 under that key (hex).
   ``auth_date`` must be at most ``max_age`` seconds old (``BASRA_WEB_LOGIN_SECONDS``).
 - **Discord** hands get a link whose token (``d``) names the player, the
-  table and an expiry, signed with the server's secret.
+  table and an expiry, signed with the server's secret; a Discord person's link to
+  the start page (``b``) is the same without a table.
 - **Watching** links (``w``) name a table and an expiry; they show only the
   public table, so they may be opened by anyone in the chat, any number of times.
 
 The start page (``start``), opened without a table, logs in with the same
-``initData`` and gets a *start session* instead (``p``): the person, their
-display name and their private chat, and no table. It is no table's session, nor a
+``initData``, or a Discord person's start link, and gets a *start session* instead
+(``p``): the person, their display name and their private chat, and no table. It is no table's session, nor a
 table's session a start page's; a table's session is handed to the start page only
 for a table where the person has a seat (``StartPages``).
 
@@ -25,7 +26,7 @@ Replays: a Mini App's ``initData`` is valid for every request Telegram's
 client makes within its life, by design. Here it is exchanged *once*: the
 ``hash`` of every ``initData`` accepted is remembered until it would have
 expired anyway, and the same ``hash`` seen again is refused (403), as is a
-Discord link token used a second time (each carries a nonce). The gate remembers
+Discord link token, a hand's or a start page's, used a second time (each carries a nonce). The gate remembers
 them in memory, and the server asks the store too (``Store.use_once``, through
 ``TableService.once``), which keeps each one until it expires: a restarted server,
 or another process of the bot on a shared database, refuses it as well. A session
@@ -62,7 +63,7 @@ from urllib.parse import parse_qsl, urlencode
 SESSION_SECONDS: Final = 12 * 3600
 #: How long a watching link lasts, counted from the start of the day it was made.
 WATCH_DAYS: Final = 2
-Kind = Literal["s", "d", "w", "p"]
+Kind = Literal["s", "d", "w", "p", "b"]
 
 
 class Refused(Exception):
@@ -70,10 +71,13 @@ class Refused(Exception):
     or 403 (genuine but not allowed: used already, not this person's seat). The message
     says why in words that name no secret."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, lang: str | None = None) -> None:
         super().__init__(f"{status} {reason}")
         self.status = status
         self.reason = reason
+        #: The language a genuine link was made in (expired, or used already), for the
+        #: refusal's words; None when nothing genuine says it.
+        self.lang = lang
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +135,12 @@ def signed_init_data(bot_token: str, user: Mapping[str, Any], auth_date: int, **
     return urlencode(pairs)
 
 
+def _lang(body: Mapping[str, Any]) -> str | None:
+    """The language a token's body names, if any."""
+    lang = body.get("l")
+    return lang if isinstance(lang, str) and len(lang) <= 8 else None
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -172,7 +182,7 @@ class Gate:
         if not isinstance(body, dict) or body.get("k") != kind or not isinstance(body.get("e"), int | float):
             raise Refused(401, "wrong kind of token")
         if body["e"] < self._clock():
-            raise Refused(401, "expired")
+            raise Refused(401, "expired", _lang(body))
         return body
 
     def session(self, player_id: str | None, table_id: str, lang: str | None = None) -> str:
@@ -212,6 +222,25 @@ class Gate:
         once = ("d:" + str(nonce), float(body["e"]))
         self._use(*once)
         return Login(str(player), "", lang if isinstance(lang, str) else None, str(table), once)
+
+    def start_link(self, player_id: str, lang: str | None = None) -> str:
+        """A Discord person's link token to the start page: what a hand's says but the table
+        (this person, the language of the words around it), one use, ``max_age`` seconds."""
+        return self._sign({"k": "b", "p": player_id, "l": lang,
+                           "e": int(self._clock() + self.max_age), "n": secrets.token_urlsafe(9)})
+
+    def discord_start(self, token: object) -> Login:
+        """The Discord person a start link names, once (no table: the start page's)."""
+        body = self._open(token, "b")
+        player, nonce, lang = body.get("p"), body.get("n"), _lang(body)
+        if not all(isinstance(v, str) and v for v in (player, nonce)):
+            raise Refused(401, "not a token")
+        once = ("b:" + str(nonce), float(body["e"]))
+        try:
+            self._use(*once)
+        except Refused as used:
+            raise Refused(used.status, used.reason, lang) from None
+        return Login(str(player), "", lang, None, once)
 
     def watch_link(self, table_id: str) -> str:
         """A watching token for the table: the same all day (a table message edited all

@@ -6,14 +6,16 @@
   or a ``Referer``).
 - ``GET /watch#w=<token>``: the public table, read only.
 - ``GET /start``: the start page, a Mini App without a table (``start``): the
-  person's name and rating, and playing someone online.
+  person's name and rating, and playing someone online. A Discord person's link to it is
+  ``/start#d=<token>`` (``auth.Gate.start_link``), a fragment as a hand's.
 - ``GET /static/...``: the pages' scripts, style and nothing else; all of it
   from this package.
 - ``POST /api/login``: ``{"telegram": initData, "table": id}``,
   ``{"discord": token}`` or ``{"watch": token}`` → ``{"session", "table"}``;
-  ``{"telegram": initData, "start": true}`` → ``{"session", "start": true}``, a start
-  page's session; 401 for what is not genuine or too old, 403 for a replay or someone
-  else's seat (``auth``). Each refusal is logged with its reason, never with what was sent.
+  ``{"telegram": initData, "start": true}`` or ``{"discord": token, "start": true}`` →
+  ``{"session", "start": true}``, a start page's session; 401 for what is not genuine or
+  too old, 403 for a replay or someone else's seat (``auth``). Each refusal is logged with
+  its reason, never with what was sent.
 - ``GET /ws``: the live page. Its first message is ``{"session": token}``;
   then the server sends frames (``frames``) and the page sends
   ``{"op": "play", "card", "plan", "version"}``, which goes through
@@ -38,7 +40,7 @@ from aiohttp import web
 
 from ..i18n import SUPPORTED, translator
 from ..listening import serve
-from ..service import Person, ServiceError, TableService, chat_id, raw_id
+from ..service import Person, ServiceError, TableService, chat_id, platform_of, raw_id
 from ..service.errors import MatchOver
 from .auth import Gate, Login, Refused, StartSession
 from .frames import error_frame, page_texts
@@ -156,8 +158,9 @@ class WebServer:
         lang = None
         start = body.get("start") is True
         try:
-            if "telegram" in body and start:
-                login = self.gate.telegram(body.get("telegram"))
+            if start and ("telegram" in body or "discord" in body):
+                login = (self.gate.telegram(body.get("telegram")) if "telegram" in body
+                         else self.gate.discord_start(body.get("discord")))
                 lang = login.language
                 return web.json_response({"session": await self._begin(login), "start": True})
             if "telegram" in body:
@@ -180,20 +183,32 @@ class WebServer:
             else:
                 raise Refused(401, "not a login")
         except Refused as refused:
-            return self._refused(request, refused, lang, start=start)
+            return self._refused(request, refused, lang or refused.lang, start=start)
         except ServiceError as error:
             return self._refused(request, Refused(403, type(error).__name__), lang, error, start=start)
         return web.json_response({"session": session, "table": table_id})
 
     async def _begin(self, login: Login) -> str:
         """A start page's session: the Telegram person, their name, their private chat with
-        the bot (whose id is theirs), in the language they chose or their app reports."""
+        the bot (whose id is theirs), in the language they chose or their app reports; or the
+        Discord person a start link names, their display name and DM as the Discord side
+        tells them (``StartPeople``; their language is the one they chose, or the default,
+        as for ``/basra play``: Discord reports none)."""
         if self.once is not None and login.once[0] and not await self.once(*login.once):
             raise Refused(403, "this login was used already")  # by another process
         user = raw_id(login.player_id)
-        person = Person(login.player_id, (login.name or user)[:64], login.language)
+        platform = platform_of(login.player_id)
+        if platform == "tg":
+            person = Person(login.player_id, (login.name or user)[:64], login.language)
+            chat = chat_id("tg", user)
+        else:
+            people = self.starts.people.get(platform)
+            found = await people.start_person(login.player_id) if people is not None else None
+            if found is None:
+                raise Refused(401, "the person or their private chat not found")
+            person, chat = Person(login.player_id, (found[0] or user)[:64]), found[1]
         await self.service.language(None, person)  # their app's language, noted as the chat notes it
-        return self.gate.start_session(person.player_id, person.name, chat_id("tg", user), login.language)
+        return self.gate.start_session(person.player_id, person.name, chat, person.language)
 
     async def _seat(self, login: Login, table_id: str) -> str:
         """A session for the login's own seat at the table (NotSeated: not theirs)."""

@@ -1,8 +1,11 @@
 """The start page: who one is, and playing someone online, from the web table.
 
-The page (``GET /start``; on Telegram a Mini App on the bot's private-chat welcome) logs in
-as a table's page does (``auth``: the Mini App's ``initData``, good once) and gets a start
-session: the person, their display name and their private chat, and no table. Over the
+The page (``GET /start``; on Telegram a Mini App on the bot's private-chat welcome, on
+Discord a link on the DM's waiting message and ``/basra help``) logs in as a table's page
+does (``auth``: the Mini App's ``initData``, or a Discord person's signed link, good once)
+and gets a start session: the person, their display name and their private chat, and no
+table. A Discord link names the person alone: their display name and their DM with the
+bot are asked of the Discord side at login (``StartPeople``). Over the
 same socket as a table's page (``server``) it shows their name and rating and offers what
 ``/play`` offers, one against one or two against two. Each press is the chat's own service
 call (``TableService.pool_join``, ``pool_cancel``, ``pool_keep_waiting``,
@@ -73,6 +76,14 @@ class PoolChat(Protocol):
     def page_pressed(self, op: str, view: PoolView, person: Person) -> None: ...
 
 
+class StartPeople(Protocol):
+    """A chat platform whose start page logs in by a link that names the person alone
+    (Discord): ``start_person`` gives their display name and their private chat with the
+    bot (a chat id), or None when the platform cannot tell them now."""
+
+    async def start_person(self, player_id: str) -> tuple[str, str] | None: ...
+
+
 @dataclass(eq=False)
 class StartPage:
     """One connected start page: whose, and how to send it a frame."""
@@ -104,6 +115,8 @@ class StartPages:
         self._pages: dict[str, set[StartPage]] = {}
         #: Each platform's chat side (``PoolChat``), as its adapter handed it (``WebTable.pool_chat``).
         self.chats: dict[str, PoolChat] = {}
+        #: Who a start link's person is, on each platform whose links name nobody else (``StartPeople``).
+        self.people: dict[str, StartPeople] = {}
         self.refresh_seconds = REFRESH_SECONDS
         #: Frames sent, for the tests' bookkeeping.
         self.sent = 0

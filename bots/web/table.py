@@ -5,16 +5,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from storage import StorageError
 
-from ..service import Clock, HandView, Notice, Platform, PoolNotice, PoolPlatform, TableService
+from ..service import Clock, HandView, Notice, Platform, PoolNotice, PoolPlatform, TableService, Undelivered
 from .auth import Gate, derived_secret
 from .hub import WebHub
 from .server import WebServer
-from .start import PoolChat, StartPages
+from .start import PoolChat, StartPages, StartPeople
 
 if TYPE_CHECKING:
     from ..settings import BasraSettings
@@ -38,6 +38,10 @@ class TeedPlatform:
             await self.inner.deliver(notices)
         finally:
             self.hub.notify(notices)
+
+    def undelivered(self) -> Collection[str] | None:
+        """What the chat platform still has to send (the pages are told at once)."""
+        return self.inner.undelivered() if isinstance(self.inner, Undelivered) else None
 
 
 class TeedPoolPlatform(TeedPlatform):
@@ -112,10 +116,14 @@ class WebTable:
             self._listening = None
         await self.server.close()
 
-    def pool_chat(self, platform: str, chat: PoolChat) -> None:
+    def pool_chat(self, platform: str, chat: PoolChat, people: StartPeople | None = None) -> None:
         """The chat side of ``platform``'s searches begun or changed on the start page: the
-        waiting message in the person's chat follows them (``start.PoolChat``)."""
+        waiting message in the person's chat follows them (``start.PoolChat``). ``people``:
+        who a start link's person is, for a platform whose links name nobody else
+        (``start.StartPeople``: Discord's)."""
         self.server.starts.chats[platform] = chat
+        if people is not None:
+            self.server.starts.people[platform] = people
 
     # -- links ----------------------------------------------------------------------------
 
@@ -131,6 +139,11 @@ class WebTable:
     def hand_url(self, hand: HandView, lang: str) -> str:
         """A Discord hand's link: signed for this player and table, one use, expiring."""
         return f"{self.url}/play#d={self.gate.hand_link(hand.player_id, hand.table_id, lang)}"
+
+    def discord_start_url(self, player_id: str, lang: str) -> str:
+        """A Discord person's link to the start page: signed for them, one use, expiring, with
+        nothing in it but what a hand's link holds (no table)."""
+        return f"{self.url}/start#d={self.gate.start_link(player_id, lang)}"
 
     def watch_url(self, table_id: str) -> str:
         """The public table's live page, for anyone in the chat."""

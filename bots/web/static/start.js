@@ -1,6 +1,7 @@
-// The start page: logs in (Telegram initData, once), keeps a WebSocket, shows the person's
-// name and rating and playing someone online, and goes to a table's page when the server
-// hands it that table's session. Every word comes from the server, translated.
+// The start page: logs in (Telegram initData, or a Discord link's token; once), keeps a
+// WebSocket, shows the person's name and rating and playing someone online, and goes to a
+// table's page when the server hands it that table's session. Every word comes from the
+// server, translated.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -21,14 +22,17 @@
   }
 
   async function login() {
+    // A Discord DM's link: its token, in the fragment (never sent in a request's address).
+    const link = new URLSearchParams(location.hash.slice(1)).get("d");
     const kept = store.getItem(KEY);
-    if (kept) return kept;  // the same tab again (a reload, or back from a table)
-    const data = telegramData();
-    if (!data) { showError(""); return null; }
+    if (kept && !link) return kept;  // the same tab again (a reload, or back from a table)
+    const data = link ? null : telegramData();
+    if (!link && !data) { showError(""); return null; }
     const answer = await fetch("/api/login", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ telegram: data, start: true }),
+      body: JSON.stringify(link ? { discord: link, start: true } : { telegram: data, start: true }),
     });
+    if (link) history.replaceState(null, "", location.pathname + location.search);
     const body = await answer.json().catch(() => ({}));
     if (!answer.ok || !body.session) { showError(body.error || ""); return null; }
     store.setItem(KEY, body.session);
