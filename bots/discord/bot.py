@@ -30,6 +30,7 @@ from .delivery import DiscordPlatform
 from .hands import OpenHands
 from .pairing import Pairing
 from .presses import Presses
+from .webstart import WebStart
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,9 @@ class BasraBot(Hosted, discord.Client):
         if store.shared:  # other processes (shards) of this bot edit the same messages
             share(self.platform.dispatcher, self.platform.messages, store, self.platform.owner)
         self.platform.web = self.web
+        if self.web is not None:  # the start page's people and presses show in their DMs too
+            start = WebStart(self, self.platform)
+            self.web.pool_chat(self.platform.name, start, start)
 
         def connect(service: TableService) -> None:
             self.platform.service = service

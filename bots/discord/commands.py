@@ -50,7 +50,7 @@ from ..service import (
 from ..service.views import TableMode
 from . import privacy as erasing
 from . import texts
-from .messages import embed_of, hand_parts, message_parts
+from .messages import embed_of, hand_parts, message_parts, with_link
 from .presses import Handler, chat_of, may_change_settings, person_of, send_record
 from .replies import ANSWER_WAIT, Reply
 from .texts import NEW_COMMAND, PLAY_COMMAND, RESIGN_COMMAND, bilingual
@@ -262,9 +262,17 @@ class Commands(Handler):
         await self.bot.pairing.play(reply, mode, invite)
 
     async def help(self, reply: Reply) -> None:
-        """What the bot does and its commands (all in the channel), each with what it does."""
-        t = await self.t_for(reply.interaction)
-        await reply.show(**message_parts(render_help(t, HELP_COMMANDS), "info"))
+        """What the bot does and its commands (all in the channel), each with what it does;
+        in the DM with the bot, with the web table served, a link to its start page, signed
+        for the one who asked alone (``bots.web.start``: playing someone online there)."""
+        interaction = reply.interaction
+        t = await self.t_for(interaction)
+        parts = message_parts(render_help(t, HELP_COMMANDS), "info")
+        web = self.bot.web
+        if web is not None and interaction.guild_id is None:
+            url = web.discord_start_url(person_of(interaction).player_id, t.lang)
+            parts["view"] = with_link(parts["view"], t.gettext(texts.WEB_START), url)
+        await reply.show(**parts)
 
     async def record(self, reply: Reply) -> None:
         """The channel's last finished match as a ``basra-record/1`` file, for the invoker."""

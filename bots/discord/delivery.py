@@ -121,7 +121,8 @@ class DiscordPlatform(Asides, Searching):
         #: Each person's DM channel, where the pool and their stranger matches talk to them.
         self.directs = DirectChannels(client, lambda: self.service)
         #: The pool's waiting messages.
-        self.waiting = WaitingMessages(client, self._put, self.dispatcher.cancel, lambda: self.service)
+        self.waiting = WaitingMessages(client, self._put, self.dispatcher.cancel, lambda: self.service,
+                                       lambda: self.web)
         #: Tells each reaction's message apart from the others (each is a message of its own).
         self._reactions = itertools.count()
 

@@ -159,7 +159,7 @@ class Pairing(Handler):
     async def _wait_on(self, reply: Reply) -> None:
         person = await self._on_current(reply)
         view = await reply.within(self.service.pool_keep_waiting(person))
-        await reply.show(**message_parts(self.bot.platform.render_waiting(view), "info"))
+        await reply.show(**self.bot.platform.waiting_parts(view))
 
     async def _solo(self, reply: Reply) -> None:
         """Leave the pool and practise against the computer at the level nearest one's

@@ -14,7 +14,7 @@ import discord
 
 if TYPE_CHECKING:
     from ..metrics import Metrics
-    from ..render import Action, Rendered
+    from ..render import Action
     from ..service import BadInput, Clock, PoolView, SettingsView, TableService
     from ..web import WebTable
     from .hands import OpenHands
@@ -64,7 +64,7 @@ class Delivering(Claims, Protocol):
 
     def open_waiting(self, view: PoolView, refused: Refused, *, rematch: str | None = None) -> None: ...
 
-    def render_waiting(self, view: PoolView) -> Rendered: ...
+    def waiting_parts(self, view: PoolView) -> dict[str, Any]: ...
 
     def close_waiting(self, player_id: str) -> None: ...
 

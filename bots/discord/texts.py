@@ -37,6 +37,9 @@ NO_DMS = N_(
 JOINED = N_("You joined {name}: follow the search for two opponents in our direct messages.")
 # TRANSLATORS: under "Opponent found": the table follows, and its "My hand" button shows the cards.
 MATCH_BELOW = N_("Your match begins below: press My hand under the table to see your cards.")
+# TRANSLATORS: link under a search's waiting message and /basra help in the DM: opens the web
+# table's start page, from which one plays someone online.
+WEB_START = N_("🃏 Play on the web table")
 
 # -- the commands as typed, named in messages that point to them -------------------------
 

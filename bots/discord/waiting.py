@@ -19,6 +19,12 @@ the pool has not asked for since the search ended is not shown: a count or an of
 only written while the person still waits. The message's reference goes to the pool
 (``TableService.pool_message``), so that a restarted bot edits the same message.
 
+With the web table served, a search under way has a link under its message that opens the
+web table's start page (``bots.web.start``), which follows the same search and opens the
+match once found: signed for the reader alone, good once and for ``BASRA_WEB_LOGIN_SECONDS``,
+made anew with each write. What a press on that page changes, the message shows as the same
+press here would leave it (``show``, from ``bots.discord.webstart``).
+
 A waiting message names nobody but its reader and, by display name only, whom the match
 found or a rematch waits for (``bots.render.pool``); log lines name the kind of message,
 never a person.
@@ -49,13 +55,14 @@ from ..service import (
     raw_id,
 )
 from .limits import direct_lane
-from .messages import message_parts
+from .messages import message_parts, with_link
 from .parts import Refused
 from .replies import _sendable
-from .texts import MATCH_BELOW
+from .texts import MATCH_BELOW, WEB_START
 
 if TYPE_CHECKING:
     from ..service import TableService
+    from ..web import WebTable
     from .directs import DirectChannels
 
 log = logging.getLogger(__name__)
@@ -88,11 +95,14 @@ class WaitingMessages:
     """Each searcher's waiting message: its writes and its reference."""
 
     def __init__(self, client: discord.Client, put: Put, cancel: Callable[[Hashable, Hashable], None],
-                 service: Callable[[], TableService | None]) -> None:
+                 service: Callable[[], TableService | None],
+                 web: Callable[[], WebTable | None] = lambda: None) -> None:
         self._client = client
         self._put = put
         self._cancel = cancel
         self._service = service
+        #: The web table, when served: a search under way links to its start page.
+        self._web = web
         #: The waiting message of each search under way, as this process knows it
         #: (player id → message id).
         self._known: dict[str, int] = {}
@@ -153,6 +163,29 @@ class WaitingMessages:
         return render_waiting(view, translator(view.lang), resumed=resumed, waiting_for=self.rematch_of(view),
                               partner=self.partner_of(view), parted=parted)
 
+    def parts(self, view: PoolView, rendered: Rendered) -> dict[str, Any]:
+        """A search under way's message parts: ``rendered``, and the link to the web table's
+        start page when it is served (signed now, for the reader alone)."""
+        parts = message_parts(rendered, "info")
+        web = self._web()
+        if web is not None:
+            label = translator(view.lang).gettext(WEB_START)
+            parts["view"] = with_link(parts["view"], label, web.discord_start_url(view.player_id, view.lang))
+        return parts
+
+    def show(self, view: PoolView, rendered: Rendered, *, final: bool = False) -> None:
+        """What a press on the web table's start page left the search saying (``rendered``):
+        its message shows it as the same press here would. ``final``: the search is over
+        (stopped, the computer chosen), and the message is no longer this process's to edit."""
+        if final:
+            player = view.player_id
+            self._opening.pop(player, None)
+            self._rematches.pop(player, None)
+            self._partners.pop(player, None)
+            self._show(view, rendered, final=True)
+        else:
+            self._show(view, rendered, while_waiting=True)
+
     async def tell(self, notices: Sequence[PoolNotice]) -> None:
         """``PoolPlatform.tell_pool``: each waiting message says what the pool tells, in its
         reader's language (queued only; never raises)."""
@@ -203,11 +236,12 @@ class WaitingMessages:
         pool keeps it anew once the message is edited (a posted one is kept anyway)."""
         player = view.player_id
         channel_id = int(raw_id(view.chat_id))
-        parts = message_parts(rendered, "info")
 
         async def run() -> Outcome:
             if while_waiting and not await self._still_waiting(player):
                 return SKIPPED
+            # Made as it goes: a search under way's link is signed for as long from now.
+            parts = message_parts(rendered, "info") if final else self.parts(view, rendered)
             channel = self._client.get_partial_messageable(channel_id)
             known = self.message_of(view)
             if known is not None:
@@ -298,9 +332,15 @@ class Searching:
         self._note_direct(view)
         self.waiting.open(view, refused, rematch=rematch)
 
-    def render_waiting(self, view: PoolView) -> Rendered:
-        """The waiting message of ``view``'s search (``WaitingMessages.render``)."""
-        return self.waiting.render(view)
+    def waiting_parts(self, view: PoolView) -> dict[str, Any]:
+        """The message parts of ``view``'s search under way (``WaitingMessages.render``), with
+        the link to the web table's start page when it is served."""
+        return self.waiting.parts(view, self.waiting.render(view))
+
+    def show_waiting(self, view: PoolView, rendered: Rendered, *, final: bool = False) -> None:
+        """What a press on the web table's start page left ``view``'s search saying
+        (``WaitingMessages.show``)."""
+        self.waiting.show(view, rendered, final=final)
 
     def close_waiting(self, player_id: str) -> None:
         """The search of ``player_id`` is over, and its message says so already."""
