@@ -148,6 +148,8 @@ class Dispatcher:
         self.first_delay = first_delay
         self.max_delay = max_delay
         self._lanes: dict[Hashable, _Lane] = {}
+        #: The tables (``Write.scope``) of the writes under way, how many each.
+        self._flying: Counter[str] = Counter()
         self._budgets: dict[Hashable, Budget] = {}
         self._look_over_at = _BUDGETS_LOOKED_OVER
         self._started: OrderedDict[Hashable, tuple[int, ...]] = OrderedDict()
@@ -231,6 +233,12 @@ class Dispatcher:
     def pending(self) -> int:
         """Writes waiting (not counting those under way)."""
         return sum(len(lane.pending) for lane in self._lanes.values())
+
+    def pending_scopes(self) -> set[str]:
+        """The tables (``Write.scope``) with a write waiting or under way: what a process
+        that stopped now would not have shown of them."""
+        waiting = (e.write.scope for lane in self._lanes.values() for e in lane.pending.values())
+        return {scope for scope in waiting if scope is not None} | set(self._flying)
 
     def _budget(self, chat: Hashable) -> Budget:
         budget = self._budgets.get(chat)
@@ -325,6 +333,8 @@ class Dispatcher:
             while len(self._started) > memory.CAPS.write_stamps:
                 self._started.popitem(last=False)
         lane.running, lane.dropped = write.key, False
+        if write.scope is not None:
+            self._flying[write.scope] += 1
         made = _CALLS.set([0])
         try:
             outcome = await self._send(write)
@@ -335,6 +345,10 @@ class Dispatcher:
             outcome = FAILED
         finally:
             lane.running = None
+            if write.scope is not None:
+                self._flying[write.scope] -= 1
+                if not self._flying[write.scope]:
+                    del self._flying[write.scope]
             calls = _CALLS.get()
             _CALLS.reset(made)
         if outcome != SKIPPED:

@@ -90,6 +90,7 @@ from .notices import (
     RoundEnded,
     TableSetAside,
     TableUpdated,
+    Undelivered,
     YourTurn,
 )
 from .reactions import REACTIONS
@@ -208,6 +209,7 @@ __all__ = [
     "TeamFull",
     "Timer",
     "TooManyReactions",
+    "Undelivered",
     "UnknownLevel",
     "YourTurn",
     "chat_id",

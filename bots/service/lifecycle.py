@@ -25,6 +25,7 @@ from .live import LiveTable
 from .notices import (
     LobbyClosed,
     LobbyUpdated,
+    Undelivered,
 )
 from .tables import Decision, Tables
 from .timers import Timers
@@ -42,6 +43,11 @@ REDRAW_AT_ONCE = 20
 REDRAW_PER_SECOND = 4.0
 #: How many of those tables are listed at a time, as the drawing reaches them.
 REDRAW_PAGE = 100
+#: Where a service notes the tables its platforms still had writes for (``Undelivered``):
+#: delivery's own rows (``Store.keep_refs``) under this and the service's name, key "tables".
+UNDELIVERED = "~undelivered:"
+#: The most table ids noted there; beyond them, the redraw falls back to the time window.
+UNDELIVERED_AT_MOST = 2000
 #: How often a process on a shared store forgets the rate windows and message marks nobody
 #: used for ``IDLE_FOR`` seconds (``Store.forget_idle``).
 FORGET_EVERY = 3600.0
@@ -75,6 +81,10 @@ class Lifecycle:
         #: What listens from the start to the stop (other processes' changes: ``crossing``).
         self.listeners: list[Callable[[], contextlib.AbstractAsyncContextManager[None]]] = []
         self._listening = contextlib.AsyncExitStack()
+        #: The tables with writes still to go, as last noted in the store (None: not yet).
+        self._noted: set[str] | None = None
+        #: Tables drawn again since the start (a table both noted and changed is drawn once).
+        self._redrawn: set[str] = set()
 
     async def start(self, *, redeliver: bool = True) -> None:
         """Re-arm every clock of these platforms' open tables with the time it had left, and
@@ -85,8 +95,11 @@ class Lifecycle:
         first table due is found in the index of due times and one wake-up armed for it,
         and every table is loaded when it is first touched (a press, a command, its clock).
         After a stop that delivered everything (``close(delivered=True)``) nothing is drawn
-        again; after any other (a crash, a kill) the tables written in the
-        ``redeliver_seconds`` before it are, the latest first: ``REDRAW_AT_ONCE`` of them
+        again; after any other (a crash, a kill) what players may have missed is: when
+        every platform tells which tables it still has writes for (``Undelivered``, noted
+        at each heartbeat when it changes, and at a close), those, and the tables written
+        from the heartbeat before the last one on; otherwise the tables written in the
+        ``redeliver_seconds`` before the stop. The latest first: ``REDRAW_AT_ONCE`` of them
         during start-up, the others ``REDRAW_PER_SECOND`` a second behind live play, so
         that a restart neither takes long nor floods the chats. On a store shared by
         several processes, timed work is armed by the process that made it due, and
@@ -103,7 +116,14 @@ class Lifecycle:
         clean = last is not None and delivered is not None and delivered >= last
         if redeliver and not clean:
             stopped = last if last is not None and not self._t.shared else now
-            await self._list_more(stopped - self._config.redeliver_seconds, None)
+            since = stopped - self._config.redeliver_seconds
+            noted = await self._noted_undelivered() if last is not None and not self._t.shared else None
+            if noted is not None and last is not None:
+                # What the platforms still had to send at the last heartbeat, then what
+                # changed from a beat before it on: everything else had gone out.
+                self._backlog.extend(noted)
+                since = max(since, last - 2 * self._config.heartbeat_seconds)
+            await self._list_more(since, None)
         for listener in self.listeners:
             await self._listening.enter_async_context(listener())
         self._schedule_heartbeat()
@@ -113,6 +133,35 @@ class Lifecycle:
             if not await self._redraw_next():
                 break
         self._schedule_redraw()
+
+    async def _noted_undelivered(self) -> list[str] | None:
+        """The tables the platforms still had writes for when last noted, if each platform
+        can tell and a note is there (and was not cut short)."""
+        if self._undelivered() is None:
+            return None
+        tables = (await self._store.message_refs(UNDELIVERED + self._t.name)).get("tables")
+        if not isinstance(tables, list) or len(tables) >= UNDELIVERED_AT_MOST:
+            return None
+        return [str(t) for t in tables]
+
+    def _undelivered(self) -> set[str] | None:
+        """The tables every platform still has writes for; None if one cannot tell."""
+        found: set[str] = set()
+        for platform in self._t.platforms.values():
+            told = platform.undelivered() if isinstance(platform, Undelivered) else None
+            if told is None:
+                return None
+            found.update(told)
+        return found
+
+    async def _note_undelivered(self) -> None:
+        """Note in the store the tables with writes still to go, when they changed."""
+        pending = self._undelivered()
+        if pending is None or pending == self._noted:
+            return
+        tables = sorted(pending)[:UNDELIVERED_AT_MOST]
+        await self._store.keep_refs(UNDELIVERED + self._t.name, {"tables": tables})
+        self._noted = pending
 
     async def _list_more(self, since: float, before: tuple[str, float] | None) -> None:
         """List the next page of tables to draw again: written at or after ``since``, after
@@ -149,7 +198,10 @@ class Lifecycle:
                 return True  # tried again at the next step
         if not self._backlog:
             return False
-        await self._redraw(self._backlog.popleft())
+        table_id = self._backlog.popleft()
+        if table_id not in self._redrawn:
+            self._redrawn.add(table_id)
+            await self._redraw(table_id)
         return True
 
     async def _redraw(self, table_id: str) -> None:
@@ -245,6 +297,11 @@ class Lifecycle:
     async def _beat(self) -> None:
         await self._store.note_alive(self._t.name, self._counted_until(self._clock.now()))
         self._schedule_heartbeat()
+        if not self._t.shared:
+            try:
+                await self._note_undelivered()
+            except StorageError:
+                log.exception("noting the tables with writes still to go failed")
         for chore in self.chores:
             try:
                 await chore()
@@ -283,6 +340,8 @@ class Lifecycle:
         await self._timers.thinker.close()
         with contextlib.suppress(StorageError):
             now = self._clock.now()
+            if not delivered and not self._t.shared:
+                await self._note_undelivered()  # what the platforms could not send in time
             await self._store.note_alive(self._t.name, now)
             if delivered:
                 await self._store.note_alive(self._t.name + DELIVERED, now)

@@ -13,9 +13,9 @@ misses some (a crash, a blocked bot) asks the service for fresh views.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from .views import HandView, LobbyEnd, LobbyView, MatchResultView, RoundResultView, TableView
 
@@ -250,3 +250,13 @@ class Platform(Protocol):
     owner: str
 
     async def deliver(self, notices: Sequence[Notice]) -> None: ...
+
+
+@runtime_checkable
+class Undelivered(Protocol):
+    """A platform that can tell which tables it still has writes for, queued or under way
+    (``undelivered``: their ids; None when it cannot tell). A service notes them at each
+    heartbeat, so that after a crash it draws again only those and the tables changed
+    since (``lifecycle``), not every table changed in ``redeliver_seconds``."""
+
+    def undelivered(self) -> Collection[str] | None: ...

@@ -499,3 +499,25 @@ async def test_a_refresh_that_waited_long_goes_before_newer_urgent_writes(
     # Its deadline (0.2 s) comes before those of the turns put after 0.2 s: it goes first,
     # instead of waiting until the people's writes stop coming.
     assert order.index("refresh b") < order.index("turn 25") < order.index("turn 59")
+
+
+async def test_the_tables_with_writes_waiting_or_under_way_are_told_until_they_went() -> None:
+    outbound = Dispatcher(lambda chat: Limit(1, 0.2))
+    release = asyncio.Event()
+
+    async def slow() -> Outcome:
+        await release.wait()
+        return SENT
+
+    async def quick() -> Outcome:
+        return SENT
+
+    outbound.put(Write("t1 table", "group", slow, scope="t1"))
+    outbound.put(Write("t2 table", "group", quick, scope="t2"))  # waits for the chat's window
+    outbound.put(Write("reply", "other", quick))  # of no table
+    await asyncio.sleep(0.05)
+    assert outbound.pending_scopes() == {"t1", "t2"}  # t1 under way, t2 waiting
+    release.set()
+    assert await outbound.idle(PATIENCE)
+    assert outbound.pending_scopes() == set()
+    await outbound.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,65 @@ async def test_the_tables_to_draw_again_are_listed_a_page_at_a_time_as_the_drawi
             assert [n.table_id for n in after.notices] == list(reversed(opened))
             assert listed == [7, 7, 7, 7, 2]
             assert again.table_counts() == {"lobby": count}
+
+
+class Telling(FakePlatform):
+    """A platform that can tell which tables it still has writes for (``Undelivered``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting: set[str] = set()
+
+    def undelivered(self) -> set[str]:
+        return set(self.waiting)
+
+
+def crash(service: TableService) -> None:
+    """The process is killed: nothing it armed runs any more, and it notes nothing more."""
+    for live in list(service.tables.live.values()):
+        live.cancel_timer()
+    for timer in (service.lifecycle._takeover, service.lifecycle._heartbeat):
+        if timer is not None:
+            timer.cancel()
+
+
+async def test_after_a_crash_only_what_was_still_to_send_and_what_changed_after_the_last_beat_is_drawn(
+    db_path: Path,
+) -> None:
+    config = dataclasses.replace(QUIET, heartbeat_seconds=1.0)
+    clock = ManualClock()
+    async with SqliteStore(db_path, clock=clock.now) as store:  # rows written on the same clock
+        before = Telling()
+        service = TableService(store, [before], clock=clock, config=config, rng=random.Random(5))
+        await service.start()
+        opened = await open_lobbies(service, 30)
+        before.waiting = {opened[3]}  # its message had not gone out yet
+        await clock.advance(3.5)  # heartbeats note it
+        late = [(await service.new_lobby(f"tg:-{200 + n}", ALICE)).table_id for n in range(2)]
+        crash(service)
+
+        after = Telling()
+        async with TableService(store, [after], clock=clock, config=config) as again:
+            await clock.advance(10)
+            drawn = {n.table_id for n in after.notices}
+            assert drawn == {opened[3], *late}  # not the 29 whose messages had all gone out
+            assert [n.table_id for n in after.notices].count(opened[3]) == 1
+            assert again.table_counts() == {"lobby": 3}
+
+
+async def test_a_platform_that_cannot_tell_what_it_still_had_to_send_gets_every_recent_table_again(
+    db_path: Path,
+) -> None:
+    config = dataclasses.replace(QUIET, heartbeat_seconds=1.0)
+    clock = ManualClock()
+    async with SqliteStore(db_path, clock=clock.now) as store:
+        service = TableService(store, [FakePlatform()], clock=clock, config=config, rng=random.Random(5))
+        await service.start()
+        opened = await open_lobbies(service, 5)
+        await clock.advance(3.5)
+        crash(service)
+
+        after = FakePlatform()
+        async with TableService(store, [after], clock=clock, config=config):
+            await clock.advance(10)
+            assert {n.table_id for n in after.notices} == set(opened)
