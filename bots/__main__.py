@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from typing import Any
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -109,10 +110,9 @@ def _log(level: str, form: LogFormat, tokens: tuple[str, str]) -> None:
     quiet_voice()
 
 
-async def _run(tg: object, dc: object) -> int:
-    """Both bots on one host until SIGINT or SIGTERM (or until one of them stops)."""
-    from telegram import Update
-
+def _assemble(tg: object, dc: object) -> tuple[Any, Any, Any]:
+    """Both bots on one host, not started: Telegram's application and adapter, and the
+    Discord bot, which shows the same web table (its hands' and start page's links)."""
     from .discord.bot import BotOptions, make_bot
     from .discord.settings import DiscordSettings
     from .telegram.application import build_application
@@ -125,6 +125,18 @@ async def _run(tg: object, dc: object) -> int:
     basra.shared_host = host
     bot = make_bot(BotOptions(database=tg.database, config=tg.service_config(), guild_id=dc.discord_guild_id))
     bot.shared_host = host
+    bot.web = basra.web
+    return application, basra, bot
+
+
+async def _run(tg: object, dc: object) -> int:
+    """Both bots on one host until SIGINT or SIGTERM (or until one of them stops)."""
+    from telegram import Update
+
+    from .discord.settings import DiscordSettings
+
+    assert isinstance(dc, DiscordSettings)
+    application, basra, bot = _assemble(tg, dc)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):

@@ -41,3 +41,20 @@ def test_both_on_postgresql_are_two_processes_instead(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "run basra-telegram and basra-discord, each in its own process" in done.stderr
     assert TELEGRAM not in done.stderr and DISCORD not in done.stderr
+
+
+def test_the_discord_bot_of_one_host_shows_the_web_table_telegram_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bots.__main__ import _assemble
+    from bots.discord.settings import DiscordSettings
+    from bots.telegram.settings import TelegramSettings
+
+    monkeypatch.chdir(tmp_path)
+    for name, value in {"TELEGRAM_BOT_TOKEN": TELEGRAM, "DISCORD_BOT_TOKEN": DISCORD,
+                        "BASRA_WEB_URL": "https://basra.example.org", "BASRA_WEB_PORT": "8080",
+                        "BASRA_DATABASE": str(tmp_path / "basra.sqlite3")}.items():
+        monkeypatch.setenv(name, value)
+    _, basra, bot = _assemble(TelegramSettings(), DiscordSettings())
+    assert basra.web is not None and bot.web is basra.web  # Discord's hands and start links too
+    assert bot.shared_host is basra.shared_host
