@@ -10,10 +10,10 @@ language, and each platform is handed its own people's share with their private 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Final
 
-from storage import Seat, Store, TableRecord
+from storage import DamagedTable, Seat, Store, TableRecord
 
 from .ids import is_pool_chat, platform_of
 from .notices import (
@@ -88,3 +88,21 @@ def read_reaction(words: str) -> tuple[int, str] | None:
     if kind != REACTED or not seat.isdigit() or not reaction:
         return None
     return int(seat), reaction
+
+
+def sits_here(record: TableRecord | DamagedTable, platforms: Collection[str]) -> bool:
+    """Whether ``record`` is a match between strangers where someone of ``platforms`` sits."""
+    seats = getattr(record, "seats", ())
+    return is_pool_chat(record.chat_id) and any(
+        seat.player_id is not None and platform_of(seat.player_id) in platforms for seat in seats
+    )
+
+
+def crossed(record: TableRecord, platforms: Collection[str], *, shared: bool) -> bool:
+    """Whether ``record`` is a match between strangers on a store several processes share
+    (``shared``) where someone sits whose platform is not one of ``platforms``: another
+    process serves them, and acts on the table too, and each tells its own people what
+    the other did (``crossing``)."""
+    return shared and is_pool_chat(record.chat_id) and any(
+        seat.player_id is not None and platform_of(seat.player_id) not in platforms for seat in record.seats
+    )

@@ -47,11 +47,9 @@ from .errors import (
     NotSeated,
     StaleView,
 )
-from .ids import is_pool_chat, platform_of
 from .languages import Languages
 from .live import UNREADABLE, Hooks, LiveTable, Unheard, fold, reason_of, seat_of, turn_seconds
 from .notices import (
-    ClockWarning,
     LobbyClosed,
     Notice,
     Platform,
@@ -125,22 +123,11 @@ class Tables:
     def owns(self, record: TableRecord | DamagedTable) -> bool:
         """Whether this service acts on the table: one of its bots' own, or a match between
         strangers where one of its platforms' people sits (its bot may be another's)."""
-        if self.keeps(record):
-            return True
-        seats = getattr(record, "seats", ())
-        return is_pool_chat(record.chat_id) and any(
-            seat.player_id is not None and platform_of(seat.player_id) in self.owners for seat in seats
-        )
+        return self.keeps(record) or strangers.sits_here(record, self.owners)
 
     def crossed(self, record: TableRecord) -> bool:
-        """Whether the table is a match between strangers on a store shared by several
-        processes, where someone sits whose platform another process serves: both act on it,
-        as on a shared store, and each tells its own people what the other did
-        (``crossing``)."""
-        return self._store.shared and is_pool_chat(record.chat_id) and any(
-            seat.player_id is not None and platform_of(seat.player_id) not in self.owners
-            for seat in record.seats
-        )
+        """Whether other processes act on this match between strangers too (``crossing``)."""
+        return strangers.crossed(record, self.owners, shared=self._store.shared)
 
     def shared_for(self, live: LiveTable) -> bool:
         """Whether other processes may act on this table: memory is checked against the
@@ -261,11 +248,12 @@ class Tables:
                     return
                 missed = [ev.event_from_dict(e.data) for e in events
                           if e.version > before.version and e.data.get("kind") in ev.EVENT_TYPES]
-            if record.version != before.version or record.revision != before.revision:
+            moved = record.version != before.version or record.revision != before.revision
+            if moved:
                 live.update(record)
             if record.chat_id != live.record.chat_id or self.by_chat.get(record.chat_id) != live.table_id:
                 self.by_chat[record.chat_id] = live.table_id
-            if crossed:
+            if crossed and (moved or not record.is_open):
                 told = self._caught_up(live, before, missed)
                 if record.is_open:
                     self.hooks.changed(live)
@@ -275,18 +263,10 @@ class Tables:
             await self.deliver(told, live.record.seats)
 
     def _caught_up(self, live: LiveTable, before: TableRecord, missed: list[ev.Event] | None) -> list[Notice]:
-        """What another process's actions since ``before`` tell (``missed``: their events, or
-        None if the match did not move): the match's notices, or a clock's warning given."""
-        record, match = live.record, live.match
-        if match is None:
+        match = live.match
+        if match is None or (missed is None and not (live.record.warned and not before.warned)):
             return []
-        if missed is not None:
-            return self.match_notices(live, missed)
-        if record.warned and not before.warned and match.to_move is not None and record.deadline is not None:
-            hand = self.hand_view(live, match.to_move)
-            left = max(0, round(record.deadline - self._clock.now()))
-            return [ClockWarning(hand, left, self.lang.of(hand.player_id, record.chat_id))]
-        return []
+        return telling.caught_up(live, self.table_view(live), missed, self.lang, self._clock.now())
 
     async def closed_table(self, table_id: str) -> tuple[TableRecord, Match | None]:
         """A table no longer open (or never ours), read from the store."""

@@ -10,7 +10,7 @@ from core import events as ev
 from . import viewing
 from .languages import Languages
 from .live import LiveTable
-from .notices import HandUpdated, MatchEnded, Notice, RoundEnded, TableUpdated, YourTurn
+from .notices import ClockWarning, HandUpdated, MatchEnded, Notice, RoundEnded, TableUpdated, YourTurn
 from .views import HandView, TableView
 
 
@@ -55,3 +55,22 @@ def match_notices(
         pid = hands[mover].player_id
         notices.append(YourTurn(hands[mover], languages.of(pid, record.chat_id)))
     return notices
+
+
+def caught_up(live: LiveTable, table: TableView, missed: Sequence[ev.Event] | None, languages: Languages,
+              now: float) -> list[Notice]:
+    """What another process's actions told its people, for this one's to hear (``crossing``):
+    the notices of ``missed`` (their events, the match now as they left it, ``table`` its
+    view), or, when the match did not move (``missed`` None) but a clock's warning was
+    given, the warning to whoever is to move."""
+    if missed is not None:
+        return match_notices(live, table, missed, languages)
+    record, match = live.record, live.match
+    if match is None or match.to_move is None or record.deadline is None:
+        return []
+    player_id = record.seats[match.to_move].player_id
+    if player_id is None:
+        return []
+    hand = viewing.hand_view(table, match, match.to_move, player_id, None)
+    left = max(0, round(record.deadline - now))
+    return [ClockWarning(hand, left, languages.of(player_id, record.chat_id))]
