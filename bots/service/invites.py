@@ -25,10 +25,8 @@ entered), and the invitation marked used last; whatever fails on the way is undo
 from __future__ import annotations
 
 import dataclasses
-import logging
 import re
 import secrets
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
@@ -53,9 +51,7 @@ from .ids import Person, platform_of
 from .languages import Languages
 from .tables import Tables
 from .usecase import UseCase
-from .waiting import PoolNotice, PoolPlatform, PoolTogether, PoolView
-
-log = logging.getLogger(__name__)
+from .waiting import PoolNotice, PoolPlatform, PoolTogether, PoolView, tell_pool
 
 #: How long an invitation is good for, in seconds.
 INVITE_SECONDS: Final = 600
@@ -215,13 +211,4 @@ class Invites(UseCase):
         return any(getattr(row, "status", None) == "running" for row in rows)
 
     async def _tell(self, notices: Sequence[PoolNotice]) -> None:
-        by_platform: defaultdict[str, list[PoolNotice]] = defaultdict(list)
-        for notice in notices:
-            by_platform[platform_of(notice.view.player_id)].append(notice)
-        for name, mine in by_platform.items():
-            platform = self._t.platforms.get(name)
-            if isinstance(platform, PoolPlatform):
-                try:
-                    await platform.tell_pool(mine)
-                except Exception:
-                    log.exception("telling %d people of the pool failed", len(mine))
+        await tell_pool(self._t.platforms, notices)

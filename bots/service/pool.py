@@ -60,7 +60,16 @@ from .live import LiveTable, seat_of
 from .tables import Decision, Tables
 from .usecase import UseCase
 from .views import TableView
-from .waiting import LOOKING_EVERY, PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolView
+from .waiting import (
+    LOOKING_EVERY,
+    PoolLooking,
+    PoolNotice,
+    PoolOffer,
+    PoolPaired,
+    PoolPlatform,
+    PoolView,
+    tell_pool,
+)
 
 log = logging.getLogger(__name__)
 
@@ -432,16 +441,7 @@ class Pool(UseCase):
         await self._tell(notices)
 
     async def _tell(self, notices: Sequence[PoolNotice]) -> None:
-        by_platform: defaultdict[str, list[PoolNotice]] = defaultdict(list)
-        for notice in notices:
-            by_platform[platform_of(notice.view.player_id)].append(notice)
-        for name, mine in by_platform.items():
-            platform = self._t.platforms.get(name)
-            if isinstance(platform, PoolPlatform):
-                try:
-                    await platform.tell_pool(mine)
-                except Exception:
-                    log.exception("telling %d people of the pool failed", len(mine))
+        await tell_pool(self._t.platforms, notices)
 
     def _view(self, entry: PoolEntry, looking: int, *, state: str | None = None,
               opponents: tuple[str, ...] = (), partners: tuple[str, ...] = ()) -> PoolView:

@@ -12,11 +12,16 @@ only, in their own language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol, runtime_checkable
 
+from .ids import platform_of
 from .notices import Platform
+
+log = logging.getLogger(__name__)
 
 #: The fewest seconds between two edits of a waiting message that only say how many are
 #: looking now (a private chat takes about one write a second, and the person reads it).
@@ -107,3 +112,18 @@ class PoolPlatform(Platform, Protocol):
     Like ``Platform.deliver``, ``tell_pool`` only queues and returns, and never raises."""
 
     async def tell_pool(self, notices: Sequence[PoolNotice]) -> None: ...
+
+
+async def tell_pool(platforms: Mapping[str, Platform], notices: Sequence[PoolNotice]) -> None:
+    """Hand each platform of ``platforms`` whose people may wait in the pool its own
+    people's share of ``notices``; a platform that fails is logged, the others told."""
+    by_platform: defaultdict[str, list[PoolNotice]] = defaultdict(list)
+    for notice in notices:
+        by_platform[platform_of(notice.view.player_id)].append(notice)
+    for name, mine in by_platform.items():
+        platform = platforms.get(name)
+        if isinstance(platform, PoolPlatform):
+            try:
+                await platform.tell_pool(mine)
+            except Exception:
+                log.exception("telling %d people of the pool failed", len(mine))
