@@ -40,7 +40,7 @@ from tests.telegram.world import start_match  # noqa: E402
 from tests.web.web_world import PHONE, WebWorld, telegram_script  # noqa: E402
 
 CONFIG = ServiceConfig(computer_delay=0.0, warning_seconds=0, heartbeat_seconds=3600.0, language="en")
-ASSETS = ("/play", "/static/table.css", "/static/cards.js", "/static/table.js")
+ASSETS = ("/play", "/static/table.css", "/static/cards.js", "/static/page.js", "/static/table.js")
 
 
 def percentile(values: list[float], share: float) -> float:

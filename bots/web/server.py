@@ -51,7 +51,7 @@ from .start import StartPages
 log = logging.getLogger(__name__)
 
 STATIC: Final = {"table.js": "text/javascript", "table.css": "text/css", "cards.js": "text/javascript",
-                 "start.js": "text/javascript", "start.css": "text/css"}
+                 "page.js": "text/javascript", "start.js": "text/javascript", "start.css": "text/css"}
 #: How long a new socket may take to say which session it is.
 HELLO_SECONDS: Final = 10.0
 

@@ -2,39 +2,30 @@
 // and draws each frame the server sends. Every word comes from the server, translated.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
+  const page = window.BasraPage;
+  const $ = page.$, el = page.el, showError = page.showError;
   const mode = document.body.dataset.mode;
-  const LRI = "\u2066", PDI = "\u2069";
   const store = window.sessionStorage;
+  const KEY = "basra:session";
   let frame = null;       // the latest state
   let lifted = null;      // the card code lifted from the hand
   let plan = null;        // the plan chosen for it
   let pending = false;    // a play sent, its answer not yet here
-  let socket = null, retry = 0, offset = 0, texts = {};
+  let offset = 0, texts = {};
   let lastResult = store.getItem("basra:result") || "";
   const timing = (window.basraTiming = { lit: [] });
 
   // -- logging in -----------------------------------------------------------------------
 
-  function fragment() {
-    const params = new URLSearchParams(location.hash.slice(1));
-    return { d: params.get("d"), w: params.get("w"), tg: params.get("tgWebAppData") };
-  }
-
-  function telegramData() {
-    const app = window.Telegram && window.Telegram.WebApp;
-    if (app && app.initData) return app.initData;
-    return fragment().tg;
-  }
-
   async function login() {
     const query = new URLSearchParams(location.search);
-    const hash = fragment();
-    let body = null, key = "basra:session";
-    if (mode === "watch" && hash.w) body = { watch: hash.w };
-    else if (hash.d) body = { discord: hash.d };
-    else if (telegramData() && query.get("t")) body = { telegram: telegramData(), table: query.get("t") };
-    const kept = store.getItem(key);
+    const hash = page.fragment();
+    const d = hash.get("d"), w = hash.get("w");
+    let body = null;
+    if (mode === "watch" && w) body = { watch: w };
+    else if (d) body = { discord: d };
+    else if (page.telegramData() && query.get("t")) body = { telegram: page.telegramData(), table: query.get("t") };
+    const kept = store.getItem(KEY);
     if (kept) {
       const saved = JSON.parse(kept);
       const wanted = query.get("t");
@@ -43,44 +34,13 @@
       if (!fresh && (!wanted || saved.table === wanted)) return saved.session;
     }
     if (!body) { showError(""); return null; }
-    const answer = await fetch("/api/login", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    const data = await answer.json().catch(() => ({}));
-    if (hash.d || hash.w) history.replaceState(null, "", location.pathname + location.search);
-    if (!answer.ok) { showError(data.error || ""); return null; }
-    store.setItem(key, JSON.stringify({ session: data.session, table: data.table }));
+    const data = await page.requestSession(body, d || w);
+    if (!data) return null;
+    store.setItem(KEY, JSON.stringify({ session: data.session, table: data.table }));
     return data.session;
   }
 
-  function showError(text) {
-    const notice = $("notice");
-    notice.textContent = text;
-    notice.hidden = !text;
-    $("table").setAttribute("aria-busy", "false");
-  }
-
   // -- the socket -------------------------------------------------------------------------
-
-  function connect(session) {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + "/ws");
-    socket.onopen = () => { retry = 0; socket.send(JSON.stringify({ session: session })); };
-    socket.onmessage = (event) => receive(JSON.parse(event.data));
-    socket.onclose = (event) => {
-      socket = null;
-      if (event.code === 4401 || event.code === 4403) {
-        store.removeItem("basra:session");
-        showError(texts.gone || "");
-        return;
-      }
-      const offline = $("offline");
-      offline.textContent = texts.reconnecting || "…";
-      offline.hidden = false;
-      retry = Math.min(retry + 1, 6);
-      setTimeout(() => connect(session), Math.min(250 * 2 ** retry, 5000));
-    };
-  }
 
   function receive(message) {
     if (message.type === "refused") {
@@ -103,9 +63,9 @@
   }
 
   function play(card, number) {
-    if (!frame || !frame.your_turn || pending || !socket) return;
+    if (!frame || !frame.your_turn || pending || !page.socket()) return;
     pending = true;
-    socket.send(JSON.stringify({ op: "play", card: card, plan: number, version: frame.version }));
+    page.socket().send(JSON.stringify({ op: "play", card: card, plan: number, version: frame.version }));
     lifted = null; plan = null;
     draw();
   }
@@ -142,13 +102,6 @@
 
   // -- drawing ------------------------------------------------------------------------------
 
-  function el(tag, cls, text) {
-    const node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
   function cardButton(code, names) {
     const button = el("button", "card");
     button.type = "button";
@@ -160,11 +113,7 @@
 
   function draw() {
     const f = frame;
-    document.documentElement.lang = f.lang;
-    document.documentElement.dir = f.dir;
-    document.title = texts.title;
-    const main = $("table");
-    main.setAttribute("aria-busy", "false");
+    const main = page.drawPage(f, texts);
     main.dataset.version = f.version;
     main.dataset.yourTurn = f.your_turn ? "1" : "0";
     main.dataset.running = f.running ? "1" : "0";
@@ -289,15 +238,9 @@
     const clock = $("clock");
     if (!frame || !frame.deadline) { clock.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(frame.deadline - (Date.now() / 1000 + offset)));
-    const shown = LRI + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") + PDI;
-    clock.textContent = texts.clock.replace("{clock}", shown);
+    clock.textContent = page.clock(texts.clock, left);
   }
 
   setInterval(tick, 1000);
-  document.addEventListener("DOMContentLoaded", async () => {
-    const app = window.Telegram && window.Telegram.WebApp;
-    if (app) { try { app.ready(); app.expand(); } catch (e) { /* outside Telegram */ } }
-    const session = await login().catch(() => null);
-    if (session) connect(session);
-  });
+  page.run(login, { hello: "session", key: KEY, receive: receive, texts: () => texts });
 })();
