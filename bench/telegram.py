@@ -2,7 +2,7 @@
 
     python bench/telegram.py [--matches 20] [--plays 16] [--think 0] [--latency 0]
     python bench/telegram.py --capacity [--think 2.5] [--plays 12]
-    python bench/telegram.py --practice [--matches 4] [--plays 16] [--think 0]
+    python bench/telegram.py --practice [--matches 4] [--plays 16] [--think 0] [--delay 0]
     python bench/telegram.py --strangers [--matches 4] [--plays 16] [--think 0]
 
 Every match is a 1-v-1 between two people in its own group, all on one
@@ -28,11 +28,12 @@ before Telegram's 30 writes a second make a player wait.
 and plays the computer (``--plays`` is their own plays), where one chat's budget (about
 one write a second) is all there is. A card is pressed and its play confirmed: with the
 preview edited into the hand, by its Play button; with the preview told in the press's
-answer, by the same card again. Printed: the preview (card press delivered → the answer
-that tells it, or the hand's edit that shows it) p50/p99; an exchange with the computer
-(confirm delivered → the player's next hand shows their turn); the answer to a confirm;
-writes per confirmed play and per play (the computer's counted), previews included; and
-429s.
+answer, by the same card again. The computer plays as soon as its turn comes, or after
+``--delay`` seconds (``BASRA_COMPUTER_DELAY``, 0.8 s in a bot as shipped). Printed: the
+preview (card press delivered → the answer that tells it, or the hand's edit that shows it)
+p50/p99; an exchange with the computer (confirm delivered → the player's next hand shows
+their turn, the computer's pause included); the answer to a confirm; writes per confirmed
+play and per play (the computer's counted), previews included; and 429s.
 
 ``--strangers`` pairs people through the pool instead (``/play``, one wave;
 ``--matches`` pairs), each pair playing its 1-v-1 each in their own private chat
@@ -48,6 +49,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -245,14 +247,16 @@ async def run(matches: int, plays: int, think: float, latency: float, database: 
     }
 
 
-async def run_practice(matches: int, plays: int, think: float, latency: float, database: Path
-                       ) -> dict[str, Any]:
-    """``matches`` people at once, each playing the computer in their private chat."""
+async def run_practice(matches: int, plays: int, think: float, latency: float, database: Path,
+                       delay: float = 0.0) -> dict[str, Any]:
+    """``matches`` people at once, each playing the computer in their private chat (which
+    pauses ``delay`` seconds before each play)."""
     server = FakeTelegram(latency=latency)
     app = server.application_builder().concurrent_updates(True).build()
     server.attach(app.bot)
     # The computer plays on the real clock, as soon as its turn comes (``computer_delay`` 0).
-    basra = BasraTelegram(app, database=database, config=CONFIG, clock=SystemClock(),
+    config = replace(CONFIG, computer_delay=delay)
+    basra = BasraTelegram(app, database=database, config=config, clock=SystemClock(),
                           rng=random.Random(1), commands=False)
     people = [server.add_user(f"P{n}", language_code="ar") for n in range(matches)]
     for user in people:
@@ -341,8 +345,9 @@ def report_strangers(result: dict[str, Any], pairs: int, think: float) -> None:
     print(f"  writes per play (previews included, both chats): {result['per_play']:.2f}")
 
 
-def report_practice(result: dict[str, Any], matches: int, think: float) -> None:
-    print(f"{matches} practice matches at once, think {think:g} s: {result['plays']} confirmed plays "
+def report_practice(result: dict[str, Any], matches: int, think: float, delay: float) -> None:
+    paused = f", the computer pausing {delay:g} s" if delay else ""
+    print(f"{matches} practice matches at once, think {think:g} s{paused}: {result['plays']} confirmed plays "
           f"({result['every']} with the computer's) in {result['elapsed']:.1f} s, "
           f"{result['refused']} answers of 429")
     print(line("card press → its preview shown", result["previews"]))
@@ -376,6 +381,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every API call")
     parser.add_argument("--capacity", action="store_true", help="human-paced matches in growing numbers")
     parser.add_argument("--practice", action="store_true", help="each person plays the computer in private")
+    parser.add_argument("--delay", type=float, default=0.0, help="--practice: the computer's pause (s)")
     parser.add_argument("--strangers", action="store_true", help="pairs the pool found, each in private")
     parser.add_argument("--db", type=Path, default=None)
     args = parser.parse_args()
@@ -386,8 +392,9 @@ def main() -> None:
         if args.practice:
             think = 0.0 if args.think is None else args.think
             matches = 4 if args.matches is None else args.matches
-            report_practice(asyncio.run(run_practice(matches, args.plays, think, args.latency, database(0))),
-                            matches, think)
+            practised = run_practice(matches, args.plays, think, args.latency, database(0), args.delay)
+            result = asyncio.run(practised)
+            report_practice(result, matches, think, args.delay)
             return
         if args.strangers:
             think = 0.0 if args.think is None else args.think
