@@ -254,7 +254,7 @@ async def run_practice(matches: int, plays: int, think: float, latency: float, d
     server = FakeTelegram(latency=latency)
     app = server.application_builder().concurrent_updates(True).build()
     server.attach(app.bot)
-    # The computer plays on the real clock, as soon as its turn comes (``computer_delay`` 0).
+    # The computer plays on the real clock, after its pause (``delay``; at once by default).
     config = replace(CONFIG, computer_delay=delay)
     basra = BasraTelegram(app, database=database, config=config, clock=SystemClock(),
                           rng=random.Random(1), commands=False)
