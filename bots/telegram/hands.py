@@ -15,11 +15,13 @@ At a stranger match the live hand also carries the canned reactions under its ca
 
 At a practice match in a private chat, where the computers answer within their pause and a
 chat takes about one write a second, a play and the computers' answer show in one edit of
-the hand (``Fold``): the play's short line is held back for as long as the computers take,
-and their answer, which brings the player's next turn, is drawn on the same message instead,
-with the plays made since above it. Only a play whose answer is slower than that (or that
-ends the round) becomes its short line, with the turn as a new message. The round's message
-above the hands shows no floor (``delivery``): the hand is where the floor is.
+the hand (``Fold``) when they come close together: the play's short line is held back for
+as long as the computers take, and their answer, which brings the player's next turn, is
+drawn on the same message instead, with the plays made since above it. A play whose answer
+comes later becomes its short line, with the turn as a new message: at once when the
+computers' pauses add up to more than ``FOLD_MOST``, or once the hold runs out when they are
+slow; so does a play that ends the round. The round's message above the hands shows no
+floor (``delivery``): the hand is where the floor is.
 
 The live message's reference is ``hand:<player>`` = ``[user, message, version,
 turn]`` (``turn``: it was sent for their turn), kept with the table.
@@ -76,20 +78,23 @@ NOTE_KEY: Final = "note:"
 #: A practice play's short line waits this long beyond the computers' pauses for their
 #: answer (a decision, a commit), which then shows with it in one edit of the hand.
 FOLD_MARGIN: Final = 1.5
-#: The longest a play's short line waits for that: past it (computers that pause long), the
-#: play shows at once, and the turn comes as a new message, which notifies.
-FOLD_MOST: Final = 5.0
+#: The longest the computers' pauses before a player's next turn may add up to for their
+#: play's short line to wait for them: longer (a 2-v-2's three computers at the usual
+#: 0.8 s, or computers set to pause long), the play shows at once, and the turn comes as a
+#: new message, which notifies, with what the computers played since.
+FOLD_MOST: Final = 1.5
 
 
 @dataclass(slots=True)
 class Fold:
-    """A practice player's play whose short line is held back: on hand message
-    ``message_id``, the line ``line`` (at ``hand``, the hand after the play), and what was
-    played since, for the reader (their own play first)."""
+    """A practice player's play until their next turn: on hand message ``message_id``, its
+    short line ``line`` (at ``hand``, the hand after the play), ``held`` back or already
+    sent, and what was played since, for the reader (their own play first)."""
 
     message_id: int
     hand: HandView
     line: Content
+    held: bool
     said: list[str] = field(default_factory=list)
 
 
@@ -180,7 +185,7 @@ class HandMessages:
         self.dispatcher.cancel(user, ("first look", hand.table_id, hand.player_id))
         fold = self._folds.pop((hand.table_id, hand.player_id), None)
         if fold is not None:
-            folded = (ref is not None and ref[1] == fold.message_id
+            folded = (fold.held and ref is not None and ref[1] == fold.message_id
                       and self.dispatcher.withdraw(user, ("line", user, fold.message_id)))
             if folded:  # what was played since, in order, then the turn
                 said = Text.of(*(Line.of(words) for words in fold.said))
@@ -196,7 +201,7 @@ class HandMessages:
     def fold_hold(self, hand: HandView) -> float | None:
         """How long a practice match's computers take to bring ``hand``'s player their next
         turn (their pauses, and ``FOLD_MARGIN``) when every seat to play before it is a
-        computer's and that is within ``FOLD_MOST``; else None."""
+        computer's and their pauses add up to ``FOLD_MOST`` at most; else None."""
         table = hand.table
         if not table.running or table.to_move is None or not in_practice(hand):
             return None
@@ -206,8 +211,8 @@ class HandMessages:
                 return None
             pauses += 1
             seat = (seat + 1) % table.players
-        hold = pauses * self.computer_delay + FOLD_MARGIN
-        return hold if pauses and hold <= FOLD_MOST else None
+        paused = pauses * self.computer_delay
+        return paused + FOLD_MARGIN if pauses and paused <= FOLD_MOST else None
 
     def end_folds(self, table_id: str, refs: TableRefs, *, match_over: bool) -> None:
         """A round or the match ended: no turn comes in place of the plays' short lines held
@@ -216,8 +221,10 @@ class HandMessages:
         for key in [k for k in self._folds if k[0] == table_id]:
             fold = self._folds.pop(key)
             user = chat_number(fold.hand.player_id)
-            if not self.dispatcher.withdraw(user, ("line", user, fold.message_id)) or match_over:
-                continue  # (already under way or done: it dropped the hand's reference)
+            if not fold.held or not self.dispatcher.withdraw(user, ("line", user, fold.message_id)):
+                continue  # (sent, or under way: it dropped the hand's reference)
+            if match_over:
+                continue
             ref = refs.values.get(_key(fold.hand))
             if ref is not None and ref[1] == fold.message_id:
                 self.keep(table_id, _key(fold.hand), None)
@@ -236,11 +243,12 @@ class HandMessages:
             return
         ref = refs.values.get(_key(hand))
         fold = self._folds.get((hand.table_id, hand.player_id))
-        if fold is not None and ref is not None and ref[1] == fold.message_id:
+        if fold is not None:
             play = hand.table.last_play
             if play is not None:  # a computer played, another is to play before the turn
                 fold.said.append(describe_play(translator(lang), hand.table, play, hand.seat))
-            return
+            if fold.held and ref is not None and ref[1] == fold.message_id:
+                return
         if ref is None:
             if starting:
                 self.first_look(hand, lang)
@@ -248,23 +256,25 @@ class HandMessages:
         if _was_turn(ref) and not hand.your_turn:
             line = content_of(render_played(hand, translator(lang)))
             hold = None if round_over else self.fold_hold(hand)
-            if hold is not None:
-                self._hold_line(hand, lang, ref, line, hold)
-                return
+            if in_practice(hand) and not round_over:
+                fold = self._fold(hand, lang, ref, line, held=hold is not None)
+                if hold is not None:
+                    self.line(ref[0], ref[1], line, stamp=(hand.version,), hand=hand, after=hold, fold=fold)
+                    return
             self.keep(hand.table_id, _key(hand), None)
             self.line(ref[0], ref[1], line, stamp=(hand.version,), urgent=True, hand=hand)
             return
         await self.show_hand(hand, lang, urgent=False)
 
-    def _hold_line(self, hand: HandView, lang: str, ref: Any, line: Content, hold: float) -> None:
-        """A practice play's short line, held back for ``hold`` seconds: the computers' answer
-        takes its place if it comes by then (``turn``). The hand stays the live one
-        meanwhile, as it was."""
+    def _fold(self, hand: HandView, lang: str, ref: Any, line: Content, *, held: bool) -> Fold:
+        """A practice play, noted until the turn it brings: its short line ``held`` back for
+        the computers' answer to take its place (``turn``), the hand live meanwhile as it was;
+        else sent at once, the plays made until the turn told with it."""
         play = hand.table.last_play
         said = [describe_play(translator(lang), hand.table, play, hand.seat)] if play is not None else []
-        fold = Fold(ref[1], hand, line, said)
+        fold = Fold(ref[1], hand, line, held, said)
         self._folds[(hand.table_id, hand.player_id)] = fold
-        self.line(ref[0], ref[1], line, stamp=(hand.version,), hand=hand, after=hold, fold=fold)
+        return fold
 
     def close_hand(self, hand: HandView, lang: str) -> None:
         """The match is over: the player's live hand message, whichever it is when this write

@@ -13,7 +13,7 @@ import pytest
 
 from bots.i18n import card_face, translator
 from bots.render.common import floor_text
-from bots.service import ManualClock
+from bots.service import ManualClock, TableView
 from tests.fakes import ApiCall, FakeChat, FakeTelegram, FakeUser
 from tests.telegram.live import WRITES, never_older
 from tests.telegram.world import QUIET, World, told_preview
@@ -167,3 +167,43 @@ async def test_a_practice_play_shows_at_once_when_the_computer_pauses_long(
         [turn] = writes_to(server, chat)[before + 1:]
         assert turn.method == "sendMessage"
         assert world.hand_message(amal).message_id > hand.message_id
+
+
+async def test_a_2v2_practice_play_shows_at_once_and_the_turn_tells_what_the_computers_played(
+    server: FakeTelegram, database: Path
+) -> None:
+    amal = server.add_user("Amal")
+    chat = server.private_chat(amal)
+    clock = ManualClock()
+    me = f"tg:{amal.id}"
+    async with World(server, database, clock=clock, config=replace(QUIET, computer_delay=0.8)) as world:
+        await world.send(amal, None, "/practice 4")
+
+        async def computers_play() -> TableView:
+            while (table := await world.table(chat)) is not None and table.seats[table.to_move or 0].computer:
+                await clock.advance(0.8)
+                await world.basra.idle()
+            assert table is not None and table.seats[table.to_move or 0].player_id == me
+            return table
+
+        await computers_play()
+        hand = world.hand_message(amal)
+        data = await confirm_first_card(world, amal)
+        before = len(writes_to(server, chat))
+        await world.press(amal, hand, data)
+        # Three computers' pauses are too long to hold the play back: it shows at once.
+        assert [c.method for c in writes_to(server, chat)[before:]] == ["editMessageText"]
+        assert "Your cards come back here with your turn." in hand.text and not hand.button_data()
+        table = await computers_play()
+        # The turn comes as a new message, which notifies: "Your turn" first, then what the
+        # first two computers played (the third's play is the table's last play, below).
+        [turn] = writes_to(server, chat)[before + 1:]
+        assert turn.method == "sendMessage"
+        shown = world.hand_message(amal)
+        lines = shown.text.splitlines()
+        assert shown.message_id > hand.message_id and lines[0] == "Your turn"
+        assert all(" played " in line and "Computer" in line for line in lines[1:3])
+        assert lines[3].startswith("Basra · round 1")
+        last = table.last_play
+        assert last is not None
+        assert any(card_face(last.card) in line for line in lines[4:] if " played " in line)
