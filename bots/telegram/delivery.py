@@ -82,6 +82,14 @@ log = logging.getLogger(__name__)
 #: How long a practice match's lobby waits before it is sent: the match starts at once, and
 #: its first round's message is sent in its place.
 PRACTICE_LOBBY_HOLD = 1.0
+#: The mark a practice round's message reference carries: it shows no floor.
+FLOORLESS = 1
+
+
+def _floorless(ref: Any) -> bool:
+    """Whether a round's message reference (``[chat, message, round, …]``) is of a message
+    that shows no floor (a practice round's)."""
+    return len(ref) > 3 and ref[3] == FLOORLESS
 
 
 class Delivery(HandMessages, StrangerMessages, Connected):
@@ -245,11 +253,13 @@ class Delivery(HandMessages, StrangerMessages, Connected):
         the hand the same play brings, at the pace of the match's other writes there."""
         table = notice.table
         shown = refs.values.get("table")
-        if shown and shown[2] == table.round_no:
+        if shown and shown[2] == table.round_no and _floorless(shown):
             return  # this round's message is out already: it says nothing the plays change
+        # (A round's message that shows a floor, drawn before practice rounds' messages had
+        # none, is drawn again once without it.)
         content = content_of(render_round_start(table, translator(notice.lang)))
         self.show_table(table.table_id, table.chat_id, refs, self._with_last_round(content, table, refs),
-                        table.round_no, table.version, order=FIRST)
+                        table.round_no, table.version, order=FIRST, floorless=True)
 
     @staticmethod
     def _with_last_round(content: Content, table: TableView, refs: TableRefs) -> Content:
@@ -319,16 +329,23 @@ class Delivery(HandMessages, StrangerMessages, Connected):
                  scope=table_id, after=hold)
 
     def show_table(self, table_id: str, chat_id: str, refs: TableRefs, content: Content, round_no: int,
-                   version: int, *, urgent: bool = False, order: int | None = None) -> None:
+                   version: int, *, urgent: bool = False, order: int | None = None,
+                   floorless: bool = False) -> None:
         """Edit the round's table message, or post it (the first round's takes over the lobby
         message). In a group that became a supergroup it is posted afresh: old messages are
-        not editable there."""
+        not editable there. ``floorless``: a practice round's message (``_practice_round``),
+        which its reference says once it shows it."""
+        marks = [FLOORLESS] if floorless else []
 
         async def run() -> Outcome:
             chat = self._group(chat_id)
             ref = refs.values.get("table")
             if ref is not None and ref[0] == chat and ref[2] == round_no:
+                if marks and _floorless(ref):
+                    return SKIPPED  # the round's message went out meanwhile: nothing new to say
                 sent = await self.outbox.edit(chat, ref[1], content)
+                if sent.outcome.ok and marks:
+                    self.keep(table_id, "table", [*ref[:3], *marks])
                 if sent.outcome not in (Sent_.GONE, Sent_.MOVED):
                     return outcome_of(sent)
                 ref = None
@@ -337,13 +354,13 @@ class Delivery(HandMessages, StrangerMessages, Connected):
                 sent = await self.outbox.edit(chat, lobby[1], content)
                 if sent.outcome.ok:
                     self.keep(table_id, "lobby", None)
-                    self.keep(table_id, "table", [chat, lobby[1], round_no])
+                    self.keep(table_id, "table", [chat, lobby[1], round_no, *marks])
                     return outcome_of(sent)
             chat, sent = await self.send(chat, content, silent=True)
             if sent.message_id is not None:
                 if ref is not None and ref[2] != round_no:
                     self.keep(table_id, "closing", ref)
-                self.keep(table_id, "table", [chat, sent.message_id, round_no])
+                self.keep(table_id, "table", [chat, sent.message_id, round_no, *marks])
             return outcome_of(sent)
 
         if order is None:

@@ -207,3 +207,22 @@ async def test_a_2v2_practice_play_shows_at_once_and_the_turn_tells_what_the_com
         last = table.last_play
         assert last is not None
         assert any(card_face(last.card) in line for line in lines[4:] if " played " in line)
+
+
+async def test_a_practice_round_s_message_drawn_before_it_had_no_floor_is_drawn_again_once(
+    server: FakeTelegram, database: Path
+) -> None:
+    amal = server.add_user("Amal")
+    chat = server.private_chat(amal)
+    async with World(server, database) as world:
+        await world.send(amal, None, "/practice")
+        table = await world.table(chat)
+        assert table is not None
+        refs = await world.basra.delivery.refs(table.table_id)
+        # As a bot before practice rounds' messages had no floor noted it (and drew a table).
+        refs.values["table"] = refs.values["table"][:3]
+        [opening] = [m for m in server.messages(chat, bot_only=True) if m.text.startswith("Basra · round 1")]
+        for _ in range(3):
+            await world.play_any(amal)
+        assert len(opening.versions) == 2 and "Floor: " not in opening.text
+        assert refs.values["table"][3:] == [1]
