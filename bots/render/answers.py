@@ -59,6 +59,18 @@ def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, p
                      seats=view.capacity)
 
 
+def played_answer(card: str, t: Translator) -> str:
+    """The answer to a press that played ``card`` in a private chat, where the hand itself
+    may wait a moment for the computer's answer to be drawn with it.
+
+    >>> from bots.i18n import translator
+    >>> played_answer("7D", translator("en"))
+    'You played \u20667♦\u2069.'
+    """
+    # TRANSLATORS: the answer to the press that played a card, e.g. "You played 7♦."
+    return t.gettext("You played {card}.", card=card_label(card))
+
+
 def preview_answer(hand: HandView, t: Translator) -> str | None:
     """A selected card's preview in a few words, for the answer to its press (a Telegram
     toast): what it would take (and a basra), or that it takes nothing; then that pressing it

@@ -50,7 +50,7 @@ from ..render import (
     render_table,
 )
 from ..render.actions import HAND_VERBS, LOBBY_VERBS, SETTING_VERBS, is_number
-from ..render.answers import lobby_answer, preview_answer
+from ..render.answers import lobby_answer, played_answer, preview_answer
 from ..render.records import record_caption
 from ..service import (
     AlreadyPlaying,
@@ -228,9 +228,11 @@ class Presses(Replies):
         if action.verb == "play":
             if action.card is None:
                 raise BadInput("confirm without a card")
-            # The play's own notices turn this hand into its short line; the answer goes
-            # out as soon as the play is committed.
-            acknowledged = Acknowledgement(lambda: self._answer(query))
+            # The play's own notices turn this hand into its short line (or, in practice,
+            # draw it with the computer's answer a moment later); the answer, saying what was
+            # played, goes out as soon as the play is committed.
+            said = played_answer(action.card, await self.language(None, person))
+            acknowledged = Acknowledgement(lambda: self._answer(query, said))
             await self.service.play(table, me, action.version, action.card, action.plan,
                                     committed=acknowledged)
             return acknowledged.answered

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.i18n import card_face, translator
+from bots.i18n import card_face, card_label, translator
 from bots.render.common import floor_text
 from bots.service import ManualClock, TableView
 from tests.fakes import ApiCall, FakeChat, FakeTelegram, FakeUser
@@ -120,7 +120,12 @@ async def test_a_practice_play_and_the_computers_answer_cost_one_edit_of_the_han
             played = (await world.table(chat), hand.message_id)
             data = await confirm_first_card(world, amal)
             before = len(writes_to(server, chat))
-            await world.press(amal, hand, data)  # the confirm: the computer answers meanwhile
+            confirmed = await world.press(amal, hand, data)  # the computer answers meanwhile
+            # The confirm's answer says what was played at once, as the hand waits for the
+            # computer's answer to be drawn with it.
+            answer = server.callback_answer(confirmed)
+            assert answer is not None and not answer.show_alert
+            assert answer.text == t.gettext("You played {card}.", card=card_label(data.split("|")[4]))
             table = await world.table(chat)
             assert table is not None and played[0] is not None and table.version > played[0].version
             # One write for the play and the computer's answer: the hand, edited in place.
