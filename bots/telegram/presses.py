@@ -25,6 +25,7 @@ answer comes within its pause and is drawn on the same hand, with the play (``ha
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -64,6 +65,7 @@ from ..service import (
     ServiceError,
     StaleView,
     TableView,
+    chat_id,
     is_pool_chat,
     player_id,
     raw_id,
@@ -228,10 +230,13 @@ class Presses(Replies):
         if action.verb == "play":
             if action.card is None:
                 raise BadInput("confirm without a card")
-            # The play's own notices turn this hand into its short line (or, in practice,
-            # draw it with the computer's answer a moment later); the answer, saying what was
-            # played, goes out as soon as the play is committed.
-            said = played_answer(action.card, await self.language(None, person))
+            # The play's own notices turn this hand into its short line; the answer goes out
+            # as soon as the play is committed. In practice the hand may wait a moment to be
+            # drawn with the computer's answer: the answer says at once what was played.
+            said = None
+            with contextlib.suppress(ServiceError):  # the play says what is wrong, if anything
+                if (await self.service.table(table)).chat_id == chat_id("tg", own.chat_id):
+                    said = played_answer(action.card, await self.language(None, person))
             acknowledged = Acknowledgement(lambda: self._answer(query, said))
             await self.service.play(table, me, action.version, action.card, action.plan,
                                     committed=acknowledged)
