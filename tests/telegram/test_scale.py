@@ -21,11 +21,14 @@ import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bots.i18n import translator
 from bots.render import Action
 from bots.render.actions import PREFIX
+from bots.render.answers import played_answer
 from bots.service.live import fold
 from storage import ChatSettings, Store, open_store
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -232,7 +235,7 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
             table.refusals.append("(no answer)")
             continue
         assert query.answer is not None
-        if query.answer.text is not None:
+        if query.answer.text is not None and not played(query.answer, Action.decode(confirm).card):
             table.refusals.append(query.answer.text)
             if any(other.first_name in query.answer.text for other in table.people if other is not mover):
                 table.waiting[mover.id] = len(table.acknowledged)  # "it is <other>'s turn"
@@ -240,6 +243,13 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
         action = Action.decode(confirm)
         table.acknowledged.append((action.table_id, action.version, action.card or ""))
         progress = time.monotonic()
+
+
+def played(answer: Any, card: str | None) -> bool:
+    """Whether a confirm's answer says it was played (in practice, as the hand waits for the
+    computer's answer), in either language: acknowledged, not refused."""
+    said = {played_answer(card, translator(lang)) for lang in ("en", "ar")} if card else set()
+    return not answer.show_alert and answer.text in said
 
 
 @pytest.mark.skipif(os.environ.get("BASRA_KILL_TEST") != "1",
