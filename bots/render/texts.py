@@ -180,7 +180,8 @@ def _end_line(t: Translator, table: TableView) -> str:
 
 
 def _table_lines(
-    t: Translator, table: TableView, viewer: int | None, now: float | None, live: bool = False
+    t: Translator, table: TableView, viewer: int | None, now: float | None, live: bool = False,
+    *, turn: bool = True,
 ) -> list[Line]:
     lines = [
         Line.of(
@@ -221,10 +222,8 @@ def _table_lines(
     elif close is not None:
         # TRANSLATORS: the last line of a finished round's table; its points come in the next message.
         lines.append(Line.of(Span(t.gettext("End of the round: the points follow below."), bold=True)))
-    else:
-        turn = _turn_line(t, table, viewer, now, live)
-        if turn is not None:
-            lines.append(turn)
+    elif turn and (told := _turn_line(t, table, viewer, now, live)) is not None:
+        lines.append(told)
     return lines
 
 
@@ -268,13 +267,14 @@ def render_round_start(table: TableView, t: Translator) -> Rendered:
 
 
 def render_hand(
-    hand: HandView, t: Translator, *, now: float | None = None, live: bool = False
+    hand: HandView, t: Translator, *, now: float | None = None, live: bool = False, turn: bool = True
 ) -> Rendered:
     """A private hand: floor, the hand as card buttons, scores and turn (and a hint
     button on your turn in a practice match); with a preview, the selected card's plans
-    (numbered buttons when several), basra or "takes nothing", confirm and back."""
+    (numbered buttons when several), basra or "takes nothing", confirm and back. Without
+    ``turn``, whose turn it is is left out (a notice above the hand says it already)."""
     table = hand.table
-    lines = _table_lines(t, table, hand.seat, now, live)
+    lines = _table_lines(t, table, hand.seat, now, live, turn=turn)
     preview = hand.preview
     tid, version = table.table_id, table.version
     rows: list[tuple[Button, ...]] = []

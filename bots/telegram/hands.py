@@ -111,7 +111,9 @@ def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
     At a running stranger match, the canned reactions under the cards: the hand is written
     anyway, so they cost no write of their own."""
     t = translator(lang)
-    rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t)
+    # A notice on top ("Your turn · 0:45 left", the clock's warning) says whose turn it is:
+    # the hand does not say it again below.
+    rendered = render_hint(hint, t) if hint is not None else render_hand(hand, t, turn=header is None)
     if is_pool_chat(hand.table.chat_id) and hand.table.running:
         reactions = reaction_rows(hand.table_id, t)
         rendered = Rendered(rendered.text, rendered.buttons + reactions, rendered.mention)

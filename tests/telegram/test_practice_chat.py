@@ -140,6 +140,8 @@ async def test_a_practice_play_and_the_computers_answer_cost_one_edit_of_the_han
             assert card_face(data.split("|")[4]) in lines[0]
             assert table.last_play is not None and card_face(table.last_play.card) in shown.text
             assert bool(ARABIC.search(shown.text)) == (lang == "ar")
+            # Whose turn it is, said once: on top, where the notification shows it.
+            assert [line for line in lines if line.startswith(t.gettext("Your turn"))] == [lines[1]]
         # The round's message says which round it is and who plays, and no floor that the
         # plays would make untrue: it was never edited.
         assert len(opening.versions) == 1 and floor_line not in opening.text
