@@ -345,9 +345,12 @@ class Coordination(Protocol):
     async def pool_entry(self, player_id: str) -> PoolEntry | None:
         """The person's entry in the pool, or None."""
 
-    async def pool_entries(self, platforms: Sequence[str], state: PoolState | None = None) -> list[PoolEntry]:
-        """The entries of people of ``platforms`` (only those in ``state``, when given), the
-        earliest ``joined_at`` first (then by player id)."""
+    async def pool_entries(
+        self, platforms: Sequence[str], state: PoolState | None = None, *, joined_since: float | None = None
+    ) -> list[PoolEntry]:
+        """The entries of people of ``platforms`` (only those in ``state``, when given; with
+        ``joined_since``, only those that joined at or after it), the earliest ``joined_at``
+        first (then by player id)."""
 
     async def update_pool_entry(self, entry: PoolEntry, expect: PoolState) -> bool:
         """Write every field of ``entry`` but ``player_id`` to its person's entry if that is

@@ -85,6 +85,9 @@ ABANDONS_APART: Final = 3
 ABANDONS_DAYS: Final = 7
 #: Kinds of match the pool pairs for.
 MODES: Final = ("1v1", "2v2")
+#: How long after joining a person seated by another process's wave is looked for: a seated
+#: entry stays until its person joins again, so the entries of long ago are not read again.
+FOLLOW_WITHIN: Final = 3600.0
 #: The platforms whose people may wait in the pool, when several processes share it.
 POOLED: Final = ("dc", "tg")
 
@@ -372,7 +375,8 @@ class Pool(UseCase):
         """This process's people whom another process's wave seated (or who sat at a match
         between strangers across a restart of this one): each is told whom they were paired
         with, and their match is drawn for them, once."""
-        seated = await self._store.pool_entries(self.platforms, "seated")
+        since = self._clock.now() - FOLLOW_WITHIN
+        seated = await self._store.pool_entries(self.platforms, "seated", joined_since=since)
         tables = {e.table_id for e in seated if e.table_id is not None}
         self._drawn &= tables
         for table_id in sorted(tables - self._drawn - set(self._t.live)):

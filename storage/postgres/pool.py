@@ -21,7 +21,7 @@ _ENTER: Final = "INSERT INTO pool_entries ({}) VALUES ({}) {}".format(
 _ENTRY: Final = "SELECT * FROM pool_entries WHERE player_id = $1"
 _ENTRIES: Final = (
     "SELECT * FROM pool_entries WHERE platform = ANY($1::text[]) AND ($2::text IS NULL OR state = $2)"
-    " ORDER BY joined_at, player_id"
+    " AND ($3::double precision IS NULL OR joined_at >= $3) ORDER BY joined_at, player_id"
 )
 # $1 the person, $2 the state expected, $3... the columns written.
 _UPDATE: Final = "UPDATE pool_entries SET {} WHERE player_id = $1 AND state = $2".format(
@@ -100,9 +100,12 @@ class PostgresPool(Connected):
 
         return await self._read(work)
 
-    async def pool_entries(self, platforms: Sequence[str], state: PoolState | None = None) -> list[PoolEntry]:
+    async def pool_entries(
+        self, platforms: Sequence[str], state: PoolState | None = None, *, joined_since: float | None = None
+    ) -> list[PoolEntry]:
         async def work(conn: Connection) -> list[PoolEntry]:
-            return [pool.entry_from_row(row) for row in await conn.fetch(_ENTRIES, list(platforms), state)]
+            rows = await conn.fetch(_ENTRIES, list(platforms), state, joined_since)
+            return [pool.entry_from_row(row) for row in rows]
 
         return await self._read(work)
 

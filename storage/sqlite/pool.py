@@ -78,10 +78,14 @@ class SqlitePool(Connected):
 
         return await self._read(work)
 
-    async def pool_entries(self, platforms: Sequence[str], state: PoolState | None = None) -> list[PoolEntry]:
+    async def pool_entries(
+        self, platforms: Sequence[str], state: PoolState | None = None, *, joined_since: float | None = None
+    ) -> list[PoolEntry]:
         where = f"platform IN {_IDS}" if state is None else f"state = :state AND platform IN {_IDS}"
+        if joined_since is not None:
+            where += " AND joined_at >= :since"
         sql = f"SELECT * FROM pool_entries WHERE {where} ORDER BY joined_at, player_id"
-        params = {"ids": codec.dumps(list(platforms)), "state": state}
+        params = {"ids": codec.dumps(list(platforms)), "state": state, "since": joined_since}
 
         async def work(conn: aiosqlite.Connection) -> list[PoolEntry]:
             return [pool.entry_from_row(row) for row in await conn.execute_fetchall(sql, params)]

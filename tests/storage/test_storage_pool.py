@@ -72,6 +72,16 @@ async def test_entries_are_read_by_platform_and_state_the_longest_waiting_first(
     assert await store.pool_entries([]) == []
 
 
+async def test_entries_are_read_since_a_time_they_joined(store: Store) -> None:
+    await enter(store, "tg:1", "tg:2", "dc:3", "tg:4")  # one second apart
+    assert await store.seat_pool(["tg:1", "tg:2", "dc:3", "tg:4"], "t1", NOW + 10)
+    recent = await store.pool_entries(["tg"], "seated", joined_since=NOW + 1)
+    assert [e.player_id for e in recent] == ["tg:2", "tg:4"]
+    either = await store.pool_entries(["tg", "dc"], joined_since=NOW + 2)
+    assert [e.player_id for e in either] == ["dc:3", "tg:4"]
+    assert await store.pool_entries(["tg"], "waiting", joined_since=NOW) == []
+
+
 async def test_an_update_writes_only_over_the_state_expected(store: Store) -> None:
     [waiting] = await enter(store, "tg:1")
     offered = waiting.model_copy(update={"offered": True, "message": {"id": 7}, "rating": 30.0})
