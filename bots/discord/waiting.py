@@ -43,6 +43,7 @@ from ..i18n import Translator, translator
 from ..outbound import SENT, SKIPPED, Outcome
 from ..render import Line, Rendered, Text
 from ..render.pool import found_lines, render_waiting
+from ..render.searches import SearchNames, named
 from ..service import (
     Person,
     PoolLooking,
@@ -67,13 +68,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: What the pool keeps of a waiting message (``PoolView.message``): where it is, and whom a
-#: rematch waits for (a display name, as the match showed it).
+#: What the pool keeps of a waiting message (``PoolView.message``): where it is (and whom
+#: it names: ``searches``).
 CHANNEL: Final = "channel"
 MESSAGE: Final = "message"
-REMATCH: Final = "rematch"
-#: ... and whom a 2-v-2 search came with, once a friend used the searcher's invitation.
-PARTNER: Final = "partner"
 
 
 class Put(Protocol):
@@ -108,13 +106,8 @@ class WaitingMessages:
         self._known: dict[str, int] = {}
         #: Searches whose message is not out yet, and whom to tell if Discord refuses it.
         self._opening: dict[str, Refused] = {}
-        #: Whom each rematch under way waits for, as this process knows it (player id →
-        #: the opponent's display name).
-        self._rematches: dict[str, str] = {}
-        #: Whom each 2-v-2 search under way came with, as this process knows it (player id →
-        #: the partner's display name): a friend who used the searcher's invitation, or whose
-        #: invitation they used.
-        self._partners: dict[str, str] = {}
+        #: Whom each search under way waits for or came with, by player id.
+        self._names: SearchNames[str] = SearchNames()
         self._stamps = itertools.count()
 
     # -- what changes a waiting message ------------------------------------------------
@@ -126,36 +119,16 @@ class WaitingMessages:
         player = view.player_id
         self._known.pop(player, None)  # a search of its own: a message of its own
         self._opening[player] = refused
-        self._partners.pop(player, None)
-        if rematch is None:
-            self._rematches.pop(player, None)
-        else:
-            self._rematches[player] = rematch
+        self._names.opened(player, rematch)
         self._show(view, self.render(view), while_waiting=True)
 
     def rematch_of(self, view: PoolView) -> str | None:
         """Whom ``view``'s search waits for, when it is a rematch (a display name)."""
-        known = self._rematches.get(view.player_id)
-        if known is not None:
-            return known
-        stored = (view.message or {}).get(REMATCH)
-        return stored if isinstance(stored, str) else None
+        return self._names.rematch_of(view.player_id, view.message or {})
 
     def partner_of(self, view: PoolView) -> str | None:
-        """Whom ``view``'s 2-v-2 search came with (a display name), when it came with someone
-        and their name is known: told now, kept here, or kept with the message's reference."""
-        player = view.player_id
-        if not view.partnered:
-            self._partners.pop(player, None)
-            return None
-        if view.partners:
-            self._partners[player] = view.partners[0]
-            return view.partners[0]
-        known = self._partners.get(player)
-        if known is not None:
-            return known
-        stored = (view.message or {}).get(PARTNER)
-        return stored if isinstance(stored, str) else None
+        """Whom ``view``'s 2-v-2 search came with (a display name), when it is known."""
+        return self._names.partner_of(view.player_id, view, view.message or {})
 
     def render(self, view: PoolView, *, resumed: bool = False, parted: bool = False) -> Rendered:
         """The waiting message of ``view``'s search, in its reader's language: how it goes,
@@ -180,8 +153,7 @@ class WaitingMessages:
         if final:
             player = view.player_id
             self._opening.pop(player, None)
-            self._rematches.pop(player, None)
-            self._partners.pop(player, None)
+            self._names.forget(player)
             self._show(view, rendered, final=True)
         else:
             self._show(view, rendered, while_waiting=True)
@@ -195,7 +167,7 @@ class WaitingMessages:
                 t = translator(view.lang)
                 if isinstance(notice, PoolPaired):
                     self._show(view, render_found(view, t), final=True)
-                    self._rematches.pop(view.player_id, None)
+                    self._names.forget(view.player_id)
                 elif isinstance(notice, PoolOffer):
                     self._show(view, self.render(view), while_waiting=True)
                 elif isinstance(notice, PoolLooking):
@@ -211,8 +183,7 @@ class WaitingMessages:
         with it): nothing pending for it goes out."""
         self._known.pop(player_id, None)
         self._opening.pop(player_id, None)
-        self._rematches.pop(player_id, None)
-        self._partners.pop(player_id, None)
+        self._names.forget(player_id)
         self._cancel(direct_lane(player_id), _key(player_id))
 
     def message_of(self, view: PoolView) -> int | None:
@@ -282,13 +253,8 @@ class WaitingMessages:
         """The pool keeps the waiting message's reference: where it is, and whom it names."""
         service = self._service()
         if service is not None:
-            reference: dict[str, object] = {CHANNEL: channel_id, MESSAGE: message_id}
-            rematch = self.rematch_of(view)
-            if rematch is not None:
-                reference[REMATCH] = rematch
-            partner = self.partner_of(view)
-            if partner is not None:
-                reference[PARTNER] = partner
+            reference = named({CHANNEL: channel_id, MESSAGE: message_id}, self.rematch_of(view),
+                              self.partner_of(view))
             await service.pool_message(Person(view.player_id, ""), reference)
 
     async def _still_waiting(self, player_id: str) -> bool:

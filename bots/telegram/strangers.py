@@ -34,7 +34,7 @@ Telegram chat.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from telegram import InlineKeyboardButton, WebAppInfo
@@ -44,6 +44,7 @@ from ..outbound import SKIPPED, Outcome
 from ..render import Button, Rendered, render_notice, stacked
 from ..render.pool import rematch_button, render_paired, render_waiting
 from ..render.reactions import reaction_row, render_reacted
+from ..render.searches import SearchNames, named
 from ..service import (
     ClockWarning,
     ForSeat,
@@ -83,13 +84,10 @@ log = logging.getLogger(__name__)
 #: The reference of the result posted to one person of a stranger match (``END_KEY`` +
 #: their id): posted once, whatever is delivered again after a restart.
 END_KEY: Final = "pool end:"
-#: What the pool keeps of a waiting message (``PoolView.message``): where it is, and whom a
-#: rematch waits for (a display name, as the match showed it).
+#: What the pool keeps of a waiting message (``PoolView.message``): where it is (and whom it
+#: names: ``searches``).
 CHAT: Final = "chat"
 MESSAGE: Final = "message"
-REMATCH: Final = "rematch"
-#: ... and whom a 2-v-2 search came with, once a friend used the searcher's invitation.
-PARTNER: Final = "partner"
 #: The reactions under a stranger match's result: those that suit its end.
 AT_THE_END: Final = ("good_game", "thanks")
 
@@ -146,12 +144,8 @@ class StrangerMessages:
         #: Each searcher's waiting message as this process sent it (user → message id), while
         #: their search lasts: the reference before the pool has it, and after.
         self._waiting: dict[int, int] = {}
-        #: Whom each rematch under way waits for, as this process knows it (user → the
-        #: opponent's display name).
-        self._rematches: dict[int, str] = {}
-        #: Whom each search under way came with, as this process knows it (user → the partner's
-        #: display name): a friend who used the searcher's invitation, or whose they used.
-        self._partners: dict[int, str] = {}
+        #: Whom each search under way waits for or came with, by user.
+        self._names: SearchNames[int] = SearchNames()
         #: Reactions delivered so far: each is a message of its own (its write's key).
         self._reactions = 0
 
@@ -164,39 +158,16 @@ class StrangerMessages:
         (``view.partners``)."""
         user = private_chat(view)
         self._waiting.pop(user, None)  # a search of its own: a message of its own
-        self._partners.pop(user, None)
-        if rematch is None:
-            self._rematches.pop(user, None)
-        else:
-            self._rematches[user] = rematch
+        self._names.opened(user, rematch)
         self.show_waiting(view, self.render_waiting(view), person=person)
 
     def rematch_of(self, view: PoolView) -> str | None:
         """Whom ``view``'s search waits for, when it is a rematch (a display name)."""
-        user = private_chat(view)
-        known = self._rematches.get(user)
-        if known is not None:
-            return known
-        noted = view.message or {}
-        stored = noted.get(REMATCH) if noted.get(CHAT) == user else None
-        return stored if isinstance(stored, str) else None
+        return self._names.rematch_of(private_chat(view), _noted(view))
 
     def partner_of(self, view: PoolView) -> str | None:
-        """Whom ``view``'s 2-v-2 search came with (a display name), when it came with someone
-        and their name is known: told now, kept here, or kept with the message's reference."""
-        user = private_chat(view)
-        if not view.partnered:
-            self._partners.pop(user, None)
-            return None
-        if view.partners:
-            self._partners[user] = view.partners[0]
-            return view.partners[0]
-        known = self._partners.get(user)
-        if known is not None:
-            return known
-        noted = view.message or {}
-        stored = noted.get(PARTNER) if noted.get(CHAT) == user else None
-        return stored if isinstance(stored, str) else None
+        """Whom ``view``'s 2-v-2 search came with (a display name), when it is known."""
+        return self._names.partner_of(private_chat(view), view, _noted(view))
 
     def render_waiting(self, view: PoolView, *, resumed: bool = False, parted: bool = False) -> Rendered:
         """The waiting message of ``view``'s search, in its reader's language: how it goes,
@@ -241,8 +212,7 @@ class StrangerMessages:
         known = message_id or self.waiting_message(view)
         if final:
             self._waiting.pop(user, None)
-            self._rematches.pop(user, None)
-            self._partners.pop(user, None)
+            self._names.forget(user)
         if known is None:
             self._post_waiting(view, content, final=final, person=person)
             return
@@ -289,8 +259,7 @@ class StrangerMessages:
         if sent.message_id is not None and not final:
             self._waiting[user] = sent.message_id
             searcher = person or Person(view.player_id, "")
-            self._background(self._note_waiting(searcher, user, sent.message_id, self._rematches.get(user),
-                                                 self._partners.get(user)))
+            self._background(self._note_waiting(searcher, user, sent.message_id, *self._names.known(user)))
         return outcome_of(sent)
 
     def _together(self, view: PoolView) -> None:
@@ -301,15 +270,11 @@ class StrangerMessages:
         known = self.waiting_message(view)
         if known is not None:
             self._background(self._note_waiting(Person(view.player_id, ""), user, known,
-                                                self._rematches.get(user), self._partners.get(user)))
+                                                *self._names.known(user)))
 
     async def _note_waiting(self, person: Person, user: int, message_id: int, rematch: str | None,
                             partner: str | None = None) -> None:
-        reference: dict[str, object] = {CHAT: user, MESSAGE: message_id}
-        if rematch is not None:
-            reference[REMATCH] = rematch
-        if partner is not None:
-            reference[PARTNER] = partner
+        reference = named({CHAT: user, MESSAGE: message_id}, rematch, partner)
         try:
             await self.service.pool_message(person, reference)
         except ServiceError as error:
@@ -411,3 +376,9 @@ class StrangerMessages:
         self._reactions += 1
         self._post(user, content, key=("reacted", notice.table_id, notice.player_id, self._reactions),
                    label="reaction", order=ASIDE, urgent=False)
+
+
+def _noted(view: PoolView) -> Mapping[str, Any]:
+    """The waiting message's reference the pool keeps, when it is this person's chat's."""
+    noted = view.message or {}
+    return noted if noted.get(CHAT) == private_chat(view) else {}
