@@ -301,6 +301,7 @@ class Pool(UseCase):
             by_mode: defaultdict[str, list[PoolEntry]] = defaultdict(list)
             for entry in waiting:
                 by_mode[entry.mode].append(entry)
+            unseated: list[PoolEntry] = []
             for mode, entries in by_mode.items():
                 ids = [e.player_id for e in entries]
                 apart = await self._store.blocked_pairs(ids)
@@ -316,8 +317,8 @@ class Pool(UseCase):
                         seated += 1
                         for p in group:
                             by_id.pop(p)
-                mine = [e for e in by_id.values() if e.platform in self.platforms]
-                await self._tell_waiting(mine, now)
+                unseated.extend(e for e in by_id.values() if e.platform in self.platforms)
+            await self._tell_waiting(unseated, now)  # how many look is read once, every kind seated
         return seated
 
     @staticmethod
