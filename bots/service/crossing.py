@@ -26,8 +26,7 @@ from collections.abc import AsyncIterator
 from storage import StorageError, Store
 
 from .languages import Languages
-from .notices import Notice, Reacted
-from .reactions import REACTIONS
+from .reactions import REACTIONS, reacted
 from .strangers import read_reaction
 from .tables import Tables
 
@@ -101,14 +100,5 @@ class Crossing:
             return
         if record is None or not self._t.owns(record) or not 0 <= seat < len(record.seats):
             return
-        sender = record.seats[seat]
-        notices: list[Notice] = []
-        for other in record.seats:
-            mine = other.player_id is not None and other.player_id.partition(":")[0] in self._t.platforms
-            if mine and other.player_id != sender.player_id:
-                assert other.player_id is not None
-                await self._lang.know_player(other.player_id)
-                lang = self._lang.of(other.player_id, None)
-                name = sender.name or ""
-                notices.append(Reacted(table_id, record.chat_id, other.player_id, name, reaction, lang))
+        notices = await reacted(self._lang, record, seat, record.seats[seat].name or "", reaction)
         await self._t.deliver(notices, record.seats)

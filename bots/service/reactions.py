@@ -12,8 +12,11 @@ from __future__ import annotations
 import math
 from typing import Final
 
+from storage import TableRecord
+
 from .errors import BadInput, NotSeated, TooManyReactions
 from .ids import Person, is_pool_chat
+from .languages import Languages
 from .live import seat_of
 from .notices import Notice, Reacted
 from .strangers import reaction_words
@@ -43,15 +46,22 @@ class Reactions(UseCase):
         wait = await self._store.take_window(f"react:{person.player_id}", PER_MINUTE, 60.0, self._clock.now())
         if wait > 0:
             raise TooManyReactions(seconds=max(1, math.ceil(wait)))
-        sender = next(s.name for s in record.seats if s.player_id == person.player_id) or person.name
-        notices: list[Notice] = []
-        for seat in record.seats:
-            if seat.player_id is not None and seat.player_id != person.player_id:
-                await self._lang.know_player(seat.player_id)
-                lang = self._lang.of(seat.player_id, None)
-                notices.append(Reacted(table_id, record.chat_id, seat.player_id, sender, reaction, lang))
-        await self._t.deliver(notices, record.seats)
+        index = seat_of(record, person.player_id)
+        assert index is not None
+        name = record.seats[index].name or person.name
+        await self._t.deliver(await reacted(self._lang, record, index, name, reaction), record.seats)
         if self._t.crossed(record):  # the others' process shows it to them (``crossing``)
-            index = seat_of(record, person.player_id)
-            assert index is not None
             await self._store.announce(table_id, reaction_words(index, reaction))
+
+
+async def reacted(languages: Languages, record: TableRecord, sender: int, name: str, reaction: str
+                  ) -> list[Notice]:
+    """``reaction`` from the person at seat ``sender`` (shown as ``name``), as each other
+    person at the table reads it, in their own language."""
+    notices: list[Notice] = []
+    for seat in record.seats:
+        if seat.player_id is not None and seat.player_id != record.seats[sender].player_id:
+            await languages.know_player(seat.player_id)
+            lang = languages.of(seat.player_id, None)
+            notices.append(Reacted(record.table_id, record.chat_id, seat.player_id, name, reaction, lang))
+    return notices
