@@ -17,7 +17,7 @@ import pytest
 
 from bots.service import ManualClock, TableService
 from storage import Store, open_store
-from tests.service.helpers import QUIET, FakePlatform
+from tests.service.helpers import POOL_CONFIG, QUIET, FakePlatform, PoolPlatform
 from tests.storage.backends import BACKENDS, postgres_schema
 
 __all__ = ["postgres_schema"]
@@ -69,4 +69,17 @@ async def store(database: str) -> AsyncIterator[Store]:
 @pytest.fixture
 async def service(store: Store, clock: ManualClock, platform: FakePlatform) -> AsyncIterator[TableService]:
     async with TableService(store, [platform], clock=clock, config=QUIET, rng=random.Random(7)) as svc:
+        yield svc
+
+
+@pytest.fixture
+def tg() -> PoolPlatform:
+    """Telegram, as the pool tests see it: what it is told of the pool is kept."""
+    return PoolPlatform("tg")
+
+
+@pytest.fixture
+async def pool(store: Store, clock: ManualClock, tg: PoolPlatform) -> AsyncIterator[TableService]:
+    """A service whose one platform's people may wait in the pool (``POOL_CONFIG``)."""
+    async with TableService(store, [tg], clock=clock, config=POOL_CONFIG, rng=random.Random(7)) as svc:
         yield svc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,6 +83,8 @@ class PoolPlatform(FakePlatform):
 # On a shared store each service looks for overdue work every minute, not every second, so
 # a test that moves its clock a day on does not make 86,400 looks.
 QUIET = ServiceConfig(computer_delay=0, heartbeat_seconds=3600, poll_seconds=60)
+#: The pool tests' settings: the computer offered after 45 s, the same two kept apart 10 minutes.
+POOL_CONFIG = dataclasses.replace(QUIET, pool_wait_seconds=45.0, pool_apart_seconds=600.0)
 
 
 async def play_turn(service: TableService, table_id: str, player_id: str) -> HandView:

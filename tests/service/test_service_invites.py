@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -37,17 +36,6 @@ from tests.storage.backends import BACKENDS
 pytestmark = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
 EMAD = Person("tg:5", "Emad", "en")
-
-
-@pytest.fixture
-def tg() -> PoolPlatform:
-    return PoolPlatform("tg")
-
-
-@pytest.fixture
-async def pool(store: Store, clock: ManualClock, tg: PoolPlatform) -> AsyncIterator[TableService]:
-    async with TableService(store, [tg], clock=clock, config=CONFIG, rng=random.Random(7)) as svc:
-        yield svc
 
 
 async def entries(store: Store, *people: Person) -> list[PoolEntry | None]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -31,24 +30,13 @@ from bots.service import (
     is_pool_chat,
 )
 from storage import PoolEntry, Store
-from tests.service.helpers import ALICE, BADR, CARLA, QUIET, PoolPlatform, play_out
+from tests.service.helpers import ALICE, BADR, CARLA, POOL_CONFIG, PoolPlatform, play_out
 from tests.storage.backends import BACKENDS
 
 pytestmark = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
-CONFIG = dataclasses.replace(QUIET, pool_wait_seconds=45.0, pool_apart_seconds=600.0)
+CONFIG = POOL_CONFIG
 DANA = Person("dc:7", "Dana", "en")
-
-
-@pytest.fixture
-def tg() -> PoolPlatform:
-    return PoolPlatform("tg")
-
-
-@pytest.fixture
-async def pool(store: Store, clock: ManualClock, tg: PoolPlatform) -> AsyncIterator[TableService]:
-    async with TableService(store, [tg], clock=clock, config=CONFIG, rng=random.Random(7)) as svc:
-        yield svc
 
 
 def private(person: Person) -> str:
