@@ -17,15 +17,8 @@ from bots.web import Gate, Refused
 from tests.fakes import FakeTelegram, FakeUser
 from tests.telegram.test_storage_faults import NOT_SAVED, refusing
 from tests.telegram.world import start_match
+from tests.web.sockets import next_of
 from tests.web.web_world import WebWorld
-
-
-async def next_of(socket: Any, kind: str) -> dict[str, Any]:
-    """The next frame of this kind (a refusal is followed by the page's state again)."""
-    while True:
-        frame: dict[str, Any] = await socket.receive_json(timeout=5)
-        if frame.get("type") == kind:
-            return frame
 
 
 def play(card: str, plan: int | None, version: int) -> dict[str, Any]:

@@ -17,7 +17,8 @@ import aiohttp
 from tests.fakes import FakeTelegram, FakeUser
 from tests.telegram.test_pool import POOL, people, person, waiting, waves
 from tests.telegram.world import start_match
-from tests.web.test_web_auth import login, next_of
+from tests.web.sockets import frame_in, next_of, ops, words
+from tests.web.test_web_auth import login
 from tests.web.web_world import ARTIFACTS, PHONE, PUBLIC, WebWorld, telegram_script
 
 GONE = "This page is not valid any more. Open it again from the bot's chat."
@@ -45,20 +46,7 @@ async def start_page(world: WebWorld, user: FakeUser) -> AsyncIterator[Any]:
         yield socket
 
 
-async def frame_in(socket: Any, state: str) -> dict[str, Any]:
-    """The next start frame in ``state`` (refusals and frames of other states skipped)."""
-    while True:
-        frame = await next_of(socket, "start")
-        if frame["state"] == state:
-            return frame
 
-
-def words(frame: dict[str, Any]) -> str:
-    return "\n".join(line["text"] for line in frame["lines"])
-
-
-def ops(frame: dict[str, Any]) -> list[str]:
-    return [button["op"] for row in frame["buttons"] for button in row]
 
 
 def web_apps(world: WebWorld, user: FakeUser) -> list[str]:

@@ -28,6 +28,7 @@ import simcord
 from bots.discord import BasraBot, BotOptions
 from bots.service import Person, ServiceConfig
 from bots.web import WebTable
+from tests.web.sockets import frame_in, next_of, ops, words
 from tests.web.web_world import PUBLIC, SECRET
 
 #: Seconds between heartbeats, so between the pool's waves.
@@ -182,28 +183,8 @@ async def help_link(member: simcord.MemberActor, label: str = LINK) -> str:
     return start_token(helped.response, label)
 
 
-async def next_of(socket: Any, kind: str) -> dict[str, Any]:
-    """The next frame of this kind (a refusal is followed by the page's state again)."""
-    while True:
-        frame: dict[str, Any] = await socket.receive_json(timeout=5)
-        if frame.get("type") == kind:
-            return frame
 
 
-async def frame_in(socket: Any, state: str) -> dict[str, Any]:
-    """The next start frame in ``state`` (frames of other states skipped)."""
-    while True:
-        frame = await next_of(socket, "start")
-        if frame["state"] == state:
-            return frame
-
-
-def words(frame: dict[str, Any]) -> str:
-    return "\n".join(line["text"] for line in frame["lines"])
-
-
-def ops(frame: dict[str, Any]) -> list[str]:
-    return [button["op"] for row in frame["buttons"] for button in row]
 
 
 def person(member: simcord.MemberActor) -> Person:
