@@ -81,6 +81,9 @@ class BasraBot(Hosted, discord.Client):
         self.platform = DiscordPlatform(
             self, self.hands, now=self.clock.now, dispatcher=limits.dispatcher(speedup=options.speedup)
         )
+        # Discord brings every interaction in a DM (the pool's waiting messages, the
+        # stranger matches) to shard 0: its process pairs; the others only put people in.
+        self.platform.pairs = options.shard_ids is None or 0 in options.shard_ids
         #: Errors by kind and press answer times; the rest is read from the service.
         self.metrics = Metrics(self.platform.dispatcher)
         self.metrics_server = (

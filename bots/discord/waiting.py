@@ -278,6 +278,10 @@ class Searching:
     """The pool's side of ``delivery.DiscordPlatform`` (``PoolPlatform``): its people's
     waiting messages, through ``waiting``, in the DMs ``directs`` knows."""
 
+    #: Whether this process pairs its people (``bots.service.waiting.pairs_here``): not a
+    #: shard process without shard 0, since every press in a DM comes to the one with it.
+    pairs: bool = True
+
     if TYPE_CHECKING:
         waiting: WaitingMessages
         directs: DirectChannels

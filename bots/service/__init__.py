@@ -116,7 +116,16 @@ from .views import (
     StatsView,
     TableView,
 )
-from .waiting import PoolLooking, PoolNotice, PoolOffer, PoolPaired, PoolPlatform, PoolTogether, PoolView
+from .waiting import (
+    PoolLooking,
+    PoolNotice,
+    PoolOffer,
+    PoolPaired,
+    PoolPlatform,
+    PoolTogether,
+    PoolView,
+    pairs_here,
+)
 
 __all__ = [
     "COMPUTER_LEVELS",
@@ -214,6 +223,7 @@ __all__ = [
     "YourTurn",
     "chat_id",
     "is_pool_chat",
+    "pairs_here",
     "platform_of",
     "player_id",
     "pool_chat",

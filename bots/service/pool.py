@@ -29,7 +29,9 @@ every platform, but seats only the groups where someone of its own platforms sit
 keeps their table; the other process acts on it too, ``crossing``), and tells only its own
 people how their wait goes. A process finds its people seated by another's wave in their
 entries (``follow_seated``): it tells them whom they were paired with and draws their
-match, as it does after a restart for a match that went on meanwhile.
+match, as it does after a restart for a match that went on meanwhile. Of a Discord bot's
+shard processes, only the one that holds shard 0, where every press in a DM comes, pairs
+(``waiting.pairs_here``): the others put their people in the pool, and it tells them.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from .waiting import (
     PoolPaired,
     PoolPlatform,
     PoolView,
+    pairs_here,
     tell_pool,
 )
 
@@ -126,6 +129,11 @@ class Pool(UseCase):
     def platforms(self) -> list[str]:
         """The platforms served here whose people may wait in the pool."""
         return sorted(name for name, p in self._t.platforms.items() if isinstance(p, PoolPlatform))
+
+    @property
+    def pairing(self) -> list[str]:
+        """The platforms whose waiting people this process pairs (``waiting.pairs_here``)."""
+        return sorted(name for name, p in self._t.platforms.items() if pairs_here(p))
 
     @property
     def shared(self) -> bool:
@@ -279,7 +287,7 @@ class Pool(UseCase):
         if self._waved_at is not None and now - self._waved_at < self._config.pool_wave_seconds:
             return
         self._waved_at = now
-        if self.platforms:
+        if self.pairing:
             await self.wave()
             if self.shared:
                 await self.follow_seated()
@@ -310,14 +318,14 @@ class Pool(UseCase):
                 tiers = {p: 1 for p, n in abandons.items() if n >= ABANDONS_APART}
                 by_id = {e.player_id: e for e in entries}
                 for group in self._groups(mode, entries, now, apart, met - self._never_met, tiers):
-                    keeper = next((platform_of(p) for p in group if platform_of(p) in self.platforms), None)
+                    keeper = next((platform_of(p) for p in group if platform_of(p) in self.pairing), None)
                     if keeper is None:
                         continue  # nobody of this process's: the process of theirs seats them
                     if await self._seat_group([by_id[p] for p in group], now, keeper):
                         seated += 1
                         for p in group:
                             by_id.pop(p)
-                unseated.extend(e for e in by_id.values() if e.platform in self.platforms)
+                unseated.extend(e for e in by_id.values() if e.platform in self.pairing)
             await self._tell_waiting(unseated, now)  # how many look is read once, every kind seated
         return seated
 
@@ -377,7 +385,7 @@ class Pool(UseCase):
         between strangers across a restart of this one): each is told whom they were paired
         with, and their match is drawn for them, once."""
         since = self._clock.now() - FOLLOW_WITHIN
-        seated = await self._store.pool_entries(self.platforms, "seated", joined_since=since)
+        seated = await self._store.pool_entries(self.pairing, "seated", joined_since=since)
         tables = {e.table_id for e in seated if e.table_id is not None}
         self._drawn &= tables
         for table_id in sorted(tables - self._drawn - set(self._t.live)):
@@ -407,12 +415,12 @@ class Pool(UseCase):
         now = self._clock.now()
         everyone = await self._store.pool_entries(self.pooled, "waiting")
         counts = {mode: sum(1 for e in everyone if e.mode == mode) for mode in MODES}
-        waiting = [e for e in everyone if e.platform in self.platforms]
+        waiting = [e for e in everyone if e.platform in self.pairing]
         for entry in waiting:
             self._told[entry.player_id] = (counts.get(entry.mode, 0), now)
         await self._tell([PoolLooking(self._view(e, counts.get(e.mode, 0)), resumed=True) for e in waiting])
         unopened: defaultdict[str, list[str]] = defaultdict(list)
-        for entry in await self._store.pool_entries(self.platforms, "seated"):
+        for entry in await self._store.pool_entries(self.pairing, "seated"):
             if entry.table_id is not None and await self._store.get_table(entry.table_id) is not None:
                 continue
             unopened[entry.table_id or ""].append(entry.player_id)

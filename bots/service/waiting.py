@@ -114,6 +114,15 @@ class PoolPlatform(Platform, Protocol):
     async def tell_pool(self, notices: Sequence[PoolNotice]) -> None: ...
 
 
+def pairs_here(platform: Platform) -> bool:
+    """Whether this process pairs the waiting people of ``platform`` (runs the pool's waves
+    for them and draws the matches it seats them at): a platform whose people may wait
+    (``PoolPlatform``), unless another process of its bot does that (its ``pairs`` False: a
+    Discord shard process without shard 0, to which no press in a DM comes). Such a process
+    still puts its people in the pool; the pairing process tells them from there on."""
+    return isinstance(platform, PoolPlatform) and bool(getattr(platform, "pairs", True))
+
+
 async def tell_pool(platforms: Mapping[str, Platform], notices: Sequence[PoolNotice]) -> None:
     """Hand each platform of ``platforms`` whose people may wait in the pool its own
     people's share of ``notices``; a platform that fails is logged, the others told."""

@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING
 
 from storage import StorageError
 
-from ..service import Clock, HandView, Notice, Platform, PoolNotice, PoolPlatform, TableService, Undelivered
+from ..service import (
+    Clock,
+    HandView,
+    Notice,
+    Platform,
+    PoolNotice,
+    PoolPlatform,
+    TableService,
+    Undelivered,
+    pairs_here,
+)
 from .auth import Gate, derived_secret
 from .hub import WebHub
 from .server import WebServer
@@ -53,6 +63,11 @@ class TeedPoolPlatform(TeedPlatform):
         super().__init__(inner, hub)
         self.pool = inner
         self.starts = starts
+
+    @property
+    def pairs(self) -> bool:
+        """Whether this process pairs the chat platform's people (``pairs_here``)."""
+        return pairs_here(self.pool)
 
     async def tell_pool(self, notices: Sequence[PoolNotice]) -> None:
         try:

@@ -23,6 +23,10 @@ async def test_a_process_holds_the_shards_its_settings_name() -> None:
     assert isinstance(bot, ShardedBasraBot) and isinstance(bot, discord.AutoShardedClient)
     assert bot.shard_count == 4
     assert bot.shard_ids == [1, 3]
+    # Every press in a DM comes to shard 0's process, which pairs the pool's people alone.
+    assert not bot.platform.pairs
+    assert make_bot(BotOptions(shard_count=4, shard_ids=(0, 2))).platform.pairs
+    assert make_bot(BotOptions(shard_count=4)).platform.pairs
 
 
 async def test_without_a_shard_count_the_bot_is_one_unsharded_client() -> None:
@@ -30,6 +34,7 @@ async def test_without_a_shard_count_the_bot_is_one_unsharded_client() -> None:
     try:
         assert type(bot) is BasraBot
         assert not isinstance(bot, discord.AutoShardedClient)
+        assert bot.platform.pairs
     finally:
         await bot.close()
 
