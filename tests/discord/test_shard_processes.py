@@ -1,0 +1,311 @@
+"""Two real Discord bot processes, one gateway shard each of two, one bot token, one
+PostgreSQL database, against the fake Discord over HTTP and a websocket
+(``tests/fakes/discord_server``).
+
+Guild A is on shard 0, guild B on shard 1. In A two people open a 1-v-1 and play it card by
+card (a press previews a card, a second confirms it). In B a 2-v-2 of two people and two
+computers is left alone on the shortest turn clock a channel may choose, so the clock plays
+for each absent person. Each guild's interactions must reach only the connection of the
+process holding its shard and be answered by that process; each clock must fire once, within
+0.5 s of its deadline; no 429, no unknown route, and no card of a hand in a channel message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from bots.i18n import card_face
+from core import Match
+from storage import Store, StoredEvent, TableRecord, open_store
+from tests.fakes.discord_payloads import User, guild_id_on
+from tests.fakes.discord_people import Person, actions, body_of, buttons, custom_id, until
+from tests.fakes.discord_server import FakeDiscord, StoredMessage
+from tests.storage.backends import postgres_schema
+
+__all__ = ["postgres_schema"]
+
+MAIN = Path(__file__).with_name("discord_main.py")
+TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0.GfakeS.shard-processes-0123456789abcdefghijklmn"
+BOT_ID = 1098765432109876540
+OWNER = f"dc:{BOT_ID}"
+SHARDS = 2
+#: The shortest turn clock a channel may choose (``/basra settings clock``).
+CLOCK = 10
+#: Plays the two people of guild A make by pressing cards.
+PLAYS = 6
+#: Clocks that must fire in guild B.
+CLOCKS = 2
+
+
+@dataclass
+class Bots:
+    """The bot's processes, one per shard, named ``shard<n>`` to the fake."""
+
+    fake: FakeDiscord
+    database: str
+    logs: Path
+    processes: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    def start(self, shard: int) -> None:
+        env = {
+            **os.environ,
+            "DISCORD_BOT_TOKEN": TOKEN,
+            "DISCORD_TEST_API": self.fake.url,
+            "BASRA_DATABASE": self.database,
+            "DISCORD_SHARD_COUNT": str(SHARDS),
+            "DISCORD_SHARD_IDS": str(shard),
+            "BASRA_COMPUTER_DELAY": "0.3",
+            "BASRA_LOG_LEVEL": "INFO",
+        }
+        with (self.logs / f"shard{shard}.txt").open("ab") as err:
+            process = subprocess.Popen(
+                [sys.executable, str(MAIN)],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                cwd=Path(__file__).parents[2],
+            )
+        self.processes[shard] = process
+        self.fake.processes[process.pid] = f"shard{shard}"
+
+    def log(self, shard: int) -> str:
+        return (self.logs / f"shard{shard}.txt").read_text(errors="replace")
+
+    async def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        end = time.monotonic() + 20
+        while any(p.poll() is None for p in self.processes.values()) and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord(TOKEN, User(BOT_ID, "basra", bot=True), shard_count=SHARDS)
+    await server.start()
+    yield server
+    await server.stop()
+
+
+# -- reading the table ---------------------------------------------------------------------
+
+
+async def table_of(store: Store, person: Person) -> TableRecord:
+    record = await store.open_table_for_chat(f"dc:{person.channel.id}", OWNER)
+    assert record is not None, f"no open table in {person.guild.name}"
+    return record
+
+
+async def match_of(store: Store, record: TableRecord) -> Match:
+    return Match.from_events([e.data for e in await store.load_events(record.table_id)])
+
+
+def newest(fake: FakeDiscord, person: Person, verb: str) -> StoredMessage | None:
+    """The newest message the channel shows with a ``verb`` button."""
+    for stored in reversed(fake.shown(person.channel)):
+        if any(a.verb == verb for a in actions(stored)):
+            return stored
+    return None
+
+
+def has(message: StoredMessage, verb: str) -> bool:
+    return any(a.verb == verb for a in actions(message))
+
+
+@dataclass
+class PublicScan:
+    """Each public message version, checked once against the cards held when it is checked
+    (the matches here stay in their first round, so a card held now was held all along)."""
+
+    fake: FakeDiscord
+    seen: set[tuple[int, int]] = field(default_factory=set)
+    checked: int = 0
+
+    def check(self, person: Person, held: set[str]) -> None:
+        """The new versions of the messages in ``person``'s channel, against ``held`` there."""
+        faces = {card_face(code) for code in held}
+        for stored in self.fake.public(person.channel):
+            for index, version in enumerate(stored.versions):
+                if (stored.id, index) in self.seen:
+                    continue
+                self.seen.add((stored.id, index))
+                self.checked += 1
+                body = body_of(version.payload)
+                leaked = sorted(face for face in faces if face in body)
+                assert not leaked, f"hand cards {leaked} in a channel message:\n{body}"
+                ids = " ".join(str(b.get("custom_id", "")) for b in buttons(version.payload))
+                assert not any(f"|{code}" in ids for code in held), f"a hand card in a public button: {ids}"
+
+
+async def held(store: Store, person: Person) -> set[str]:
+    """Every card in a hand now at the match in ``person``'s channel."""
+    match = await match_of(store, await table_of(store, person))
+    return {card.code for seat in range(match.players) for card in match.hand(seat)}
+
+
+# -- the two guilds' games -------------------------------------------------------------------
+
+
+async def eventually(what: str, probe: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not await probe():
+        assert time.monotonic() < end, f"no {what} within {timeout} s"
+        await asyncio.sleep(0.05)
+
+
+async def computers(store: Store, person: Person, count: int) -> bool:
+    return sum(seat.player_id is None for seat in (await table_of(store, person)).seats) >= count
+
+
+async def open_match(
+    fake: FakeDiscord, store: Store, creator: Person, mode: str, joiner: Person, machines: int = 0
+) -> None:
+    await creator.slash("new", mode=mode)
+    lobby = await until("lobby", lambda: newest(fake, creator, "join"))
+    await joiner.press(lobby, custom_id(lobby, "join"))
+    await until(f"{joiner.user.name} seated", lambda: joiner.user.name in body_of(lobby.payload))
+    for n in range(machines):
+        await creator.press(lobby, custom_id(lobby, "computer"))
+        await eventually("a computer seated", partial(computers, store, creator, n + 1))
+    await creator.press(lobby, custom_id(lobby, "start"))
+    await until("the table", lambda: newest(fake, creator, "hand"))
+
+
+async def play_by_presses(
+    fake: FakeDiscord, store: Store, people: list[Person], scan: PublicScan, others: list[Person]
+) -> TableRecord:
+    """``PLAYS`` plays, each by whoever is to move: "My hand", a card (the preview), then the
+    confirm; every channel message checked against the hands after each."""
+    by_id = {f"dc:{p.user.id}": p for p in people}
+    for _ in range(PLAYS):
+        record = await table_of(store, people[0])
+        match = await match_of(store, record)
+        assert match.to_move is not None
+        mover = by_id[str(record.seats[match.to_move].player_id)]
+        table = newest(fake, mover, "hand")
+        assert table is not None
+        opened = await mover.press(table, custom_id(table, "hand"))
+        hand = await mover.answer(opened)
+        assert hand.ephemeral and hand.viewer == mover.user.id
+        cards = [a for a in actions(hand) if a.verb == "card"]
+        assert cards and all(a.version == record.version for a in cards), [a.encode() for a in actions(hand)]
+        await mover.press(hand, cards[0].encode())
+        await until("the preview's confirm", partial(has, hand, "play"))
+        await mover.press(hand, custom_id(hand, "play"))
+
+        async def played(version: int = record.version) -> bool:
+            return (await table_of(store, people[0])).version > version
+
+        await eventually("stored play", played)
+        for person in [people[0], *others]:
+            scan.check(person, await held(store, person))
+    return await table_of(store, people[0])
+
+
+async def watch_clocks(store: Store, person: Person, deadlines: dict[int, float]) -> list[StoredEvent]:
+    """Note the deadline at each version of the guild's table until ``CLOCKS`` clocks have
+    played for absent people and a computer has played: the table's events then."""
+    end = time.monotonic() + CLOCK * (CLOCKS + 1) + 10
+    while time.monotonic() < end:
+        record = await table_of(store, person)
+        if record.deadline is not None:
+            deadlines.setdefault(record.version, record.deadline)
+        events = await store.load_events(record.table_id)
+        fired = [e for e in events if e.kind == "auto_played"]
+        machine = [e for e in events if e.kind == "card_played" and record.seats[e.data["seat"]].computer]
+        if len(fired) >= CLOCKS and machine:
+            return events
+        await asyncio.sleep(0.05)
+    raise AssertionError(
+        f"fewer than {CLOCKS} clocks fired, or no computer played, in {CLOCK * (CLOCKS + 1) + 10} s"
+    )
+
+
+async def test_two_shard_processes_each_serve_their_own_guild(
+    fake: FakeDiscord, postgres_schema: str, tmp_path: Path
+) -> None:
+    people = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave")}
+    guild_a = fake.add_guild(guild_id_on(0, SHARDS), "Cairo", [people["alice"], people["bob"]])
+    guild_b = fake.add_guild(guild_id_on(1, SHARDS), "Alexandria", [people["carol"], people["dave"]])
+    alice, bob = (Person(fake, people[n], guild_a) for n in ("alice", "bob"))
+    carol, dave = (Person(fake, people[n], guild_b) for n in ("carol", "dave"))
+    bots = Bots(fake, postgres_schema, tmp_path)
+    started = time.monotonic()
+    try:
+        for shard in range(SHARDS):
+            bots.start(shard)
+        for shard in range(SHARDS):
+            await until(f"shard {shard} identified", partial(fake.gateway.live, shard, SHARDS), 30)
+        await until("the commands synced", lambda: fake.commands.get(None), 30)
+        async with open_store(postgres_schema) as store:
+            await carol.slash("settings", clock=CLOCK)
+            await asyncio.gather(
+                open_match(fake, store, alice, "1v1", bob),
+                open_match(fake, store, carol, "2v2", dave, machines=2),
+            )
+            clocked = await table_of(store, carol)
+            assert sum(seat.player_id is None for seat in clocked.seats) == 2  # two computer seats
+            deadlines: dict[int, float] = {}
+            scan = PublicScan(fake)
+            watching = asyncio.ensure_future(watch_clocks(store, carol, deadlines))
+            try:
+                final = await play_by_presses(fake, store, [alice, bob], scan, [carol])
+                events = await watching
+            finally:
+                watching.cancel()
+            a_events = await store.load_events(final.table_id)
+    finally:
+        await bots.stop()
+    elapsed = time.monotonic() - started
+    logs = [bots.log(shard) for shard in range(SHARDS)]
+    for text in logs:
+        assert "Traceback" not in text, text[-4000:]
+
+    # Guild A: the plays were stored, each by a person, and no clock played there.
+    assert final.version >= PLAYS and not any(e.kind == "auto_played" for e in a_events)
+    assert scan.checked > PLAYS
+    # Guild B: each clock fired once, within 0.5 s of its deadline, for a person's seat.
+    fired = [e for e in events if e.kind == "auto_played"]
+    for event in fired:
+        deadline = deadlines.get(event.version - 1)
+        assert deadline is not None, (event.version, deadlines)
+        assert deadline - 0.05 <= event.at <= deadline + 0.5, (event.at - deadline, event)
+        turn_began = next(e.at for e in events if e.version == event.version - 1)
+        assert abs(deadline - turn_began - CLOCK) < 0.5, (deadline - turn_began, event)
+        assert clocked.seats[event.data["seat"]].player_id is not None
+    assert len({deadlines[e.version - 1] for e in fired}) == len(fired)
+    assert any(e.kind == "card_played" and clocked.seats[e.data["seat"]].computer for e in events)
+
+    # Each guild's interactions went to its shard's process alone, and that process answered.
+    for interaction in fake.interactions.values():
+        assert interaction.guild is not None
+        shard = 0 if interaction.guild is guild_a else 1
+        assert interaction.sent_to == (f"shard{shard}", shard), interaction
+        assert interaction.answered_by == f"shard{shard}", interaction
+    for call in fake.calls:
+        for interaction in fake.interactions.values():
+            if interaction.token in call.path:
+                shard = 0 if interaction.guild is guild_a else 1
+                assert call.process == f"shard{shard}", call
+    # Every call and connection came from one of the two processes, which both wrote.
+    assert {c.process for c in fake.calls} == {"shard0", "shard1"}
+    assert {c.process for c in fake.gateway.connections} == {"shard0", "shard1"}
+    assert fake.refused == [] and not [c for c in fake.calls if c.status == 429]
+    assert fake.unknown == []
+    assert elapsed < 60, elapsed
