@@ -8,6 +8,8 @@ computers is left alone on the shortest turn clock a channel may choose, so the 
 for each absent person. Each guild's interactions must reach only the connection of the
 process holding its shard and be answered by that process; each clock must fire once, within
 0.5 s of its deadline; no 429, no unknown route, and no card of a hand in a channel message.
+Then guild B's process is killed outright while a clock runs there: the other process takes
+the overdue clock over, fires it once, and writes to guild B's channel.
 """
 
 from __future__ import annotations
@@ -22,18 +24,22 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from bots.i18n import card_face
+from bots.service import ServiceConfig
 from core import Match
 from storage import Store, StoredEvent, TableRecord, open_store
-from tests.fakes.discord_payloads import User, guild_id_on
+from tests.fakes.discord_payloads import Interaction, User, guild_id_on
 from tests.fakes.discord_people import Person, actions, body_of, buttons, custom_id, until
 from tests.fakes.discord_server import FakeDiscord, StoredMessage
 from tests.storage.backends import postgres_schema
 
 __all__ = ["postgres_schema"]
+
+T = TypeVar("T")
 
 MAIN = Path(__file__).with_name("discord_main.py")
 TOKEN = "MTA5ODc2NTQzMjEwOTg3NjU0.GfakeS.shard-processes-0123456789abcdefghijklmn"
@@ -46,6 +52,13 @@ CLOCK = 10
 PLAYS = 6
 #: Clocks that must fire in guild B.
 CLOCKS = 2
+#: Overdue timed work waits this long for the process that armed it (``ServiceConfig``).
+TAKEOVER = ServiceConfig().takeover_seconds
+#: How often each process looks for overdue work.
+POLL = ServiceConfig().poll_seconds
+#: A process that takes a table over starts its computers' thinking process then (it had
+#: none): the clock's play for the absent person waits for it (about a second here).
+THINKERS_START = 1.5
 
 
 @dataclass
@@ -66,6 +79,7 @@ class Bots:
             "DISCORD_SHARD_COUNT": str(SHARDS),
             "DISCORD_SHARD_IDS": str(shard),
             "BASRA_COMPUTER_DELAY": "0.3",
+            "BASRA_COMPUTER_PROCESSES": "1",
             "BASRA_LOG_LEVEL": "INFO",
         }
         with (self.logs / f"shard{shard}.txt").open("ab") as err:
@@ -95,12 +109,48 @@ class Bots:
                 process.wait()
 
 
+@dataclass
+class World:
+    """The fake Discord, the bot's two processes, and two guilds: A (alice and bob) on
+    shard 0, B (carol and dave) on shard 1."""
+
+    fake: FakeDiscord
+    bots: Bots
+    store: Store
+    alice: Person
+    bob: Person
+    carol: Person
+    dave: Person
+
+    def shard_of(self, interaction: Interaction) -> int:
+        return 0 if interaction.guild is self.alice.guild else 1
+
+
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord(TOKEN, User(BOT_ID, "basra", bot=True), shard_count=SHARDS)
-    await server.start()
-    yield server
-    await server.stop()
+async def world(postgres_schema: str, tmp_path: Path) -> AsyncIterator[World]:
+    fake = FakeDiscord(TOKEN, User(BOT_ID, "basra", bot=True), shard_count=SHARDS)
+    await fake.start()
+    users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave")}
+    guild_a = fake.add_guild(guild_id_on(0, SHARDS), "Cairo", [users["alice"], users["bob"]])
+    guild_b = fake.add_guild(guild_id_on(1, SHARDS), "Alexandria", [users["carol"], users["dave"]])
+    bots = Bots(fake, postgres_schema, tmp_path)
+    try:
+        for shard in range(SHARDS):
+            bots.start(shard)
+        for shard in range(SHARDS):
+            await until(f"shard {shard} identified", partial(fake.gateway.live, shard, SHARDS), 30)
+        await until("the commands synced", lambda: fake.commands.get(None), 30)
+        async with open_store(postgres_schema) as store:
+            yield World(
+                fake,
+                bots,
+                store,
+                *(Person(fake, users[name], guild_a) for name in ("alice", "bob")),
+                *(Person(fake, users[name], guild_b) for name in ("carol", "dave")),
+            )
+    finally:
+        await bots.stop()
+        await fake.stop()
 
 
 # -- reading the table ---------------------------------------------------------------------
@@ -160,6 +210,15 @@ async def held(store: Store, person: Person) -> set[str]:
 
 
 # -- the two guilds' games -------------------------------------------------------------------
+
+
+async def until_async(what: str, probe: Callable[[], Awaitable[T | None]], timeout: float = 10.0) -> T:
+    """``await probe()`` once it is truthy, polled every 50 ms."""
+    end = time.monotonic() + timeout
+    while not (value := await probe()):
+        assert time.monotonic() < end, f"no {what} within {timeout} s"
+        await asyncio.sleep(0.05)
+    return value
 
 
 async def eventually(what: str, probe: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
@@ -237,45 +296,36 @@ async def watch_clocks(store: Store, person: Person, deadlines: dict[int, float]
     )
 
 
-async def test_two_shard_processes_each_serve_their_own_guild(
-    fake: FakeDiscord, postgres_schema: str, tmp_path: Path
-) -> None:
-    people = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave")}
-    guild_a = fake.add_guild(guild_id_on(0, SHARDS), "Cairo", [people["alice"], people["bob"]])
-    guild_b = fake.add_guild(guild_id_on(1, SHARDS), "Alexandria", [people["carol"], people["dave"]])
-    alice, bob = (Person(fake, people[n], guild_a) for n in ("alice", "bob"))
-    carol, dave = (Person(fake, people[n], guild_b) for n in ("carol", "dave"))
-    bots = Bots(fake, postgres_schema, tmp_path)
+async def test_two_shard_processes_each_serve_their_own_guild(world: World) -> None:
+    fake, store, alice, bob, carol, dave = (
+        world.fake,
+        world.store,
+        world.alice,
+        world.bob,
+        world.carol,
+        world.dave,
+    )
     started = time.monotonic()
+    await carol.slash("settings", clock=CLOCK)
+    await asyncio.gather(
+        open_match(fake, store, alice, "1v1", bob),
+        open_match(fake, store, carol, "2v2", dave, machines=2),
+    )
+    clocked = await table_of(store, carol)
+    assert sum(seat.computer is not None for seat in clocked.seats) == 2
+    deadlines: dict[int, float] = {}
+    scan = PublicScan(fake)
+    watching = asyncio.ensure_future(watch_clocks(store, carol, deadlines))
     try:
-        for shard in range(SHARDS):
-            bots.start(shard)
-        for shard in range(SHARDS):
-            await until(f"shard {shard} identified", partial(fake.gateway.live, shard, SHARDS), 30)
-        await until("the commands synced", lambda: fake.commands.get(None), 30)
-        async with open_store(postgres_schema) as store:
-            await carol.slash("settings", clock=CLOCK)
-            await asyncio.gather(
-                open_match(fake, store, alice, "1v1", bob),
-                open_match(fake, store, carol, "2v2", dave, machines=2),
-            )
-            clocked = await table_of(store, carol)
-            assert sum(seat.player_id is None for seat in clocked.seats) == 2  # two computer seats
-            deadlines: dict[int, float] = {}
-            scan = PublicScan(fake)
-            watching = asyncio.ensure_future(watch_clocks(store, carol, deadlines))
-            try:
-                final = await play_by_presses(fake, store, [alice, bob], scan, [carol])
-                events = await watching
-            finally:
-                watching.cancel()
-            a_events = await store.load_events(final.table_id)
+        final = await play_by_presses(fake, store, [alice, bob], scan, [carol])
+        events = await watching
     finally:
-        await bots.stop()
+        watching.cancel()
+    a_events = await store.load_events(final.table_id)
     elapsed = time.monotonic() - started
-    logs = [bots.log(shard) for shard in range(SHARDS)]
-    for text in logs:
-        assert "Traceback" not in text, text[-4000:]
+    await world.bots.stop()
+    for shard in range(SHARDS):
+        assert "Traceback" not in world.bots.log(shard), world.bots.log(shard)[-4000:]
 
     # Guild A: the plays were stored, each by a person, and no clock played there.
     assert final.version >= PLAYS and not any(e.kind == "auto_played" for e in a_events)
@@ -293,19 +343,59 @@ async def test_two_shard_processes_each_serve_their_own_guild(
     assert any(e.kind == "card_played" and clocked.seats[e.data["seat"]].computer for e in events)
 
     # Each guild's interactions went to its shard's process alone, and that process answered.
+    assert len(fake.interactions) > 3 * PLAYS
     for interaction in fake.interactions.values():
-        assert interaction.guild is not None
-        shard = 0 if interaction.guild is guild_a else 1
+        shard = world.shard_of(interaction)
         assert interaction.sent_to == (f"shard{shard}", shard), interaction
         assert interaction.answered_by == f"shard{shard}", interaction
-    for call in fake.calls:
-        for interaction in fake.interactions.values():
-            if interaction.token in call.path:
-                shard = 0 if interaction.guild is guild_a else 1
-                assert call.process == f"shard{shard}", call
-    # Every call and connection came from one of the two processes, which both wrote.
+        used = [c for c in fake.calls if interaction.token in c.path]
+        assert used and all(c.process == f"shard{shard}" for c in used), used
+    # Every call and connection came from one of the two processes, and both wrote.
     assert {c.process for c in fake.calls} == {"shard0", "shard1"}
     assert {c.process for c in fake.gateway.connections} == {"shard0", "shard1"}
+    assert all(c.heartbeats >= 1 for c in fake.gateway.connections) and fake.gateway.unexpected == []
     assert fake.refused == [] and not [c for c in fake.calls if c.status == 429]
     assert fake.unknown == []
-    assert elapsed < 60, elapsed
+    assert elapsed < 50, elapsed
+
+
+async def test_a_killed_shard_process_s_overdue_clock_is_taken_over(world: World) -> None:
+    """Guild B's process is killed (SIGKILL) while a person's turn clock runs there: the other
+    process claims the overdue clock within about a second of its claim running out, it still
+    fires once, and that process writes the play to guild B's channel."""
+    fake, store, carol, dave = world.fake, world.store, world.carol, world.dave
+    await carol.slash("settings", clock=CLOCK)
+    await open_match(fake, store, carol, "2v2", dave, machines=2)
+
+    async def persons_turn() -> TableRecord | None:
+        record = await table_of(store, carol)
+        match = await match_of(store, record)
+        person = match.to_move is not None and record.seats[match.to_move].player_id is not None
+        return record if person and record.deadline is not None else None
+
+    record = await until_async("a person's turn", persons_turn, CLOCK + 5)
+    assert record.deadline is not None
+    victim = world.bots.processes[1]
+    victim.kill()
+    victim.wait()
+    killed = time.monotonic()
+    assert record.deadline - time.time() > 2, "the clock ran out before the kill"
+
+    async def fired() -> list[StoredEvent]:
+        events = await store.load_events(record.table_id)
+        return [e for e in events if e.kind == "auto_played" and e.version == record.version + 1]
+
+    clocks = await until_async("the overdue clock", fired, CLOCK + 10)
+    # A second play of the same turn would be a later event: wait a little for one.
+    await asyncio.sleep(1.0)
+    events = await store.load_events(record.table_id)
+    assert [e.version for e in events if e.kind == "auto_played"] == [clocks[0].version]
+    late = clocks[0].at - record.deadline
+    assert 0 <= late <= TAKEOVER + POLL + THINKERS_START, late
+    # The survivor wrote the clock's play to guild B's channel.
+    channel = f"/channels/{carol.channel.id}/messages"
+    writes = [c for c in fake.calls if c.at > killed and c.path.startswith(channel) and c.method != "GET"]
+    assert writes and all(c.process == "shard0" and c.status < 300 for c in writes), writes
+    # Its connection is gone; guild A's shard is still connected.
+    assert fake.gateway.live(1, SHARDS) is None and fake.gateway.live(0, SHARDS) is not None
+    assert fake.refused == [] and fake.unknown == []
