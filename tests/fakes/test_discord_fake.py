@@ -1,0 +1,129 @@
+"""The fake Discord itself, over HTTP and its websocket: the rate limits' headers and 429,
+Discord's error codes, unknown routes, and a gateway that sends a shard its own guilds in
+zlib-stream frames."""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.fakes.discord_payloads import User, guild_id_on, new_interaction
+from tests.fakes.discord_server import FakeDiscord
+
+TOKEN = "fake-discord-token"
+BOT = User(1098765432109876540, "basra", bot=True)
+HEADERS = {"Authorization": f"Bot {TOKEN}"}
+SYNC_FLUSH = b"\x00\x00\xff\xff"
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord(TOKEN, BOT, shard_count=2)
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def call(method: str, url: str, body: Any = None) -> tuple[int, Any, dict[str, str]]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, url, json=body, headers=HEADERS) as response,
+    ):
+        text = await response.text()
+        return response.status, (json.loads(text) if text else None), dict(response.headers)
+
+
+async def test_six_messages_in_a_channel_within_five_seconds_meet_a_429(fake: FakeDiscord) -> None:
+    user = fake.add_user("alice")
+    guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [user])
+    url = f"{fake.url}/api/v10/channels/{guild.channels[0].id}/messages"
+    remaining = []
+    for n in range(5):
+        status, _, headers = await call("POST", url, {"content": f"line {n}"})
+        assert status == 200 and headers["X-RateLimit-Limit"] == "5"
+        remaining.append(int(headers["X-RateLimit-Remaining"]))
+        assert 0 < float(headers["X-RateLimit-Reset-After"]) <= 5 and headers["X-RateLimit-Bucket"]
+    status, data, headers = await call("POST", url, {"content": "one too many"})
+    assert remaining == [4, 3, 2, 1, 0]
+    assert status == 429 and 0 < data["retry_after"] <= 5 and data["global"] is False
+    assert headers["Via"] and headers["X-RateLimit-Scope"] == "user"
+    assert [(r.path, r.bucket) for r in fake.refused] == [(url.split("/api/v10")[1], "channel")]
+    assert [m.payload["content"] for m in fake.shown(guild.channels[0])] == [f"line {n}" for n in range(5)]
+
+
+async def test_discord_s_error_codes_and_unknown_routes(fake: FakeDiscord) -> None:
+    shy = fake.add_user("shy")
+    shy.takes_dms = False
+    guild = fake.add_guild(guild_id_on(1, 2), "Giza", [shy])
+    api = f"{fake.url}/api/v10"
+    status, sent, _ = await call("POST", f"{api}/channels/{guild.channels[0].id}/messages", {"content": "hi"})
+    assert status == 200
+    message = f"{api}/channels/{guild.channels[0].id}/messages/{sent['id']}"
+    assert (await call("PATCH", message, {"content": "hello"}))[0] == 200
+    assert (await call("DELETE", message))[0] == 204
+    status, data, _ = await call("PATCH", message, {"content": "again"})
+    assert (status, data["code"]) == (404, 10008)
+    assert [v.payload["content"] for v in fake.messages[int(sent["id"])].versions] == ["hi", "hello"]
+    status, dm, _ = await call("POST", f"{api}/users/@me/channels", {"recipient_id": str(shy.id)})
+    assert status == 200 and dm["type"] == 1
+    status, data, _ = await call("POST", f"{api}/channels/{dm['id']}/messages", {"content": "psst"})
+    assert (status, data["code"]) == (403, 50007)
+    status, data, _ = await call("GET", f"{api}/guilds/{guild.id}/members")
+    assert status == 404 and data["message"] == "404: Not Found"
+    assert fake.unknown == [("GET", f"/guilds/{guild.id}/members")]
+
+
+async def test_an_interaction_answered_late_or_twice_is_refused(fake: FakeDiscord) -> None:
+    user = fake.add_user("alice")
+    guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [user])
+    late = new_interaction(2, user, guild.channels[0], guild, {"name": "basra"})
+    fake.interactions[late.id] = late
+    fake.by_token[late.token] = late
+    late.created = time.monotonic() - 3.5
+    url = f"{fake.url}/api/v10/interactions/{late.id}/{late.token}/callback"
+    status, data, _ = await call("POST", url, {"type": 4, "data": {"content": "late"}})
+    assert (status, data["code"]) == (404, 10062)
+    late.created = time.monotonic()
+    status, data, _ = await call("POST", url, {"type": 5, "data": {"flags": 64}})
+    assert status == 200 and data["interaction"]["response_message_loading"] is True
+    status, data, _ = await call("POST", url, {"type": 4, "data": {"content": "twice"}})
+    assert (status, data["code"]) == (400, 40060)
+    # The first follow-up after a deferral is the answer itself, still for the user alone.
+    hook = f"{fake.url}/api/v10/webhooks/{BOT.id}/{late.token}"
+    status, data, _ = await call("POST", f"{hook}?wait=true", {"content": "here"})
+    assert status == 200 and data["id"] == str(late.original) and data["flags"] == 64
+    assert fake.messages[late.original or 0].ephemeral and fake.shown(guild.channels[0]) == []
+
+
+async def test_a_shard_gets_its_own_guilds_in_zlib_stream_frames(fake: FakeDiscord) -> None:
+    fake.add_guild(guild_id_on(0, 2), "Cairo", [])
+    mine = fake.add_guild(guild_id_on(1, 2), "Giza", [])
+    inflate = zlib.decompressobj()
+
+    async def receive(socket: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+        frame = await socket.receive_bytes(timeout=5)
+        assert frame.endswith(SYNC_FLUSH)
+        return dict(json.loads(inflate.decompress(frame)))
+
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"{fake.gateway_url}?v=10&encoding=json&compress=zlib-stream") as socket,
+    ):
+        hello = await receive(socket)
+        assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+        await socket.send_json({"op": 1, "d": None})
+        assert (await receive(socket))["op"] == 11
+        await socket.send_json({"op": 2, "d": {"token": TOKEN, "shard": [1, 2], "intents": 1}})
+        ready = await receive(socket)
+        assert ready["t"] == "READY" and ready["d"]["shard"] == [1, 2]
+        assert [g["id"] for g in ready["d"]["guilds"]] == [str(mine.id)]
+        created = await receive(socket)
+        assert created["t"] == "GUILD_CREATE" and created["d"]["id"] == str(mine.id) and created["s"] == 2
+        connection = fake.gateway.live(1, 2)
+        assert connection is not None and fake.gateway.for_guild(mine.id) is connection
