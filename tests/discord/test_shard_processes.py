@@ -111,8 +111,8 @@ class Bots:
 
 @dataclass
 class World:
-    """The fake Discord, the bot's two processes, and two guilds: A (alice and bob) on
-    shard 0, B (carol and dave) on shard 1."""
+    """The fake Discord, the bot's two processes, and two guilds: A (alice, bob, erin and
+    frank) on shard 0, B (carol and dave) on shard 1."""
 
     fake: FakeDiscord
     bots: Bots
@@ -121,6 +121,8 @@ class World:
     bob: Person
     carol: Person
     dave: Person
+    erin: Person
+    frank: Person
 
     def shard_of(self, interaction: Interaction) -> int:
         return 0 if interaction.guild is self.alice.guild else 1
@@ -130,8 +132,9 @@ class World:
 async def world(postgres_schema: str, tmp_path: Path) -> AsyncIterator[World]:
     fake = FakeDiscord(TOKEN, User(BOT_ID, "basra", bot=True), shard_count=SHARDS)
     await fake.start()
-    users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave")}
-    guild_a = fake.add_guild(guild_id_on(0, SHARDS), "Cairo", [users["alice"], users["bob"]])
+    users = {name: fake.add_user(name) for name in ("alice", "bob", "carol", "dave", "erin", "frank")}
+    in_a = [users[name] for name in ("alice", "bob", "erin", "frank")]
+    guild_a = fake.add_guild(guild_id_on(0, SHARDS), "Cairo", in_a)
     guild_b = fake.add_guild(guild_id_on(1, SHARDS), "Alexandria", [users["carol"], users["dave"]])
     bots = Bots(fake, postgres_schema, tmp_path)
     try:
@@ -147,6 +150,7 @@ async def world(postgres_schema: str, tmp_path: Path) -> AsyncIterator[World]:
                 store,
                 *(Person(fake, users[name], guild_a) for name in ("alice", "bob")),
                 *(Person(fake, users[name], guild_b) for name in ("carol", "dave")),
+                *(Person(fake, users[name], guild_a) for name in ("erin", "frank")),
             )
     finally:
         await bots.stop()
@@ -277,10 +281,12 @@ async def play_by_presses(
     return await table_of(store, people[0])
 
 
-async def watch_clocks(store: Store, person: Person, deadlines: dict[int, float]) -> list[StoredEvent]:
+async def watch_clocks(
+    store: Store, person: Person, deadlines: dict[int, float], clocks: int = CLOCKS, computer: bool = True
+) -> list[StoredEvent]:
     """Note the deadline at each version of the guild's table until ``CLOCKS`` clocks have
     played for absent people and a computer has played: the table's events then."""
-    end = time.monotonic() + CLOCK * (CLOCKS + 1) + 10
+    end = time.monotonic() + CLOCK * (clocks + 1) + 10
     while time.monotonic() < end:
         record = await table_of(store, person)
         if record.deadline is not None:
@@ -288,11 +294,11 @@ async def watch_clocks(store: Store, person: Person, deadlines: dict[int, float]
         events = await store.load_events(record.table_id)
         fired = [e for e in events if e.kind == "auto_played"]
         machine = [e for e in events if e.kind == "card_played" and record.seats[e.data["seat"]].computer]
-        if len(fired) >= CLOCKS and machine:
+        if len(fired) >= clocks and (machine or not computer):
             return events
         await asyncio.sleep(0.05)
     raise AssertionError(
-        f"fewer than {CLOCKS} clocks fired, or no computer played, in {CLOCK * (CLOCKS + 1) + 10} s"
+        f"fewer than {clocks} clocks fired, or no computer played, in {CLOCK * (clocks + 1) + 10} s"
     )
 
 
@@ -399,3 +405,32 @@ async def test_a_killed_shard_process_s_overdue_clock_is_taken_over(world: World
     # Its connection is gone; guild A's shard is still connected.
     assert fake.gateway.live(1, SHARDS) is None and fake.gateway.live(0, SHARDS) is not None
     assert fake.refused == [] and fake.unknown == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the first clock of a table without a computer seat waits for its process's thinkers to start",
+)
+async def test_the_first_clock_of_a_2v2_of_four_people_fires_on_time(world: World) -> None:
+    """In a 2-v-2 of four people the clock plays for an absent person with a computer's
+    choice, thought in the process's worker (``BASRA_COMPUTER_PROCESSES``). ``Timers.arm``
+    starts the workers ahead only for a table with a computer seat, so the first clock of
+    this table waits for them to start: about a second late, where the others are on time."""
+    fake, store, alice = world.fake, world.store, world.alice
+    await alice.slash("settings", clock=CLOCK)
+    await alice.slash("new", mode="2v2")
+    lobby = await until("lobby", lambda: newest(fake, alice, "join"))
+
+    async def seated(count: int) -> bool:
+        return sum(seat.player_id is not None for seat in (await table_of(store, alice)).seats) >= count
+
+    for count, person in enumerate((world.bob, world.erin, world.frank), start=2):
+        await person.press(lobby, custom_id(lobby, "join"))
+        await eventually(f"{person.user.name} seated", partial(seated, count))
+    await alice.press(lobby, custom_id(lobby, "start"))
+    deadlines: dict[int, float] = {}
+    events = await watch_clocks(store, alice, deadlines, clocks=1, computer=False)
+    first = next(e for e in events if e.kind == "auto_played")
+    assert deadlines[first.version - 1] - 0.05 <= first.at <= deadlines[first.version - 1] + 0.5, (
+        first.at - deadlines[first.version - 1]
+    )
