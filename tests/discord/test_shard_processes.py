@@ -178,6 +178,12 @@ def newest(fake: FakeDiscord, person: Person, verb: str) -> StoredMessage | None
     return None
 
 
+async def shows_latest(fake: FakeDiscord, store: Store, person: Person) -> bool:
+    table = newest(fake, person, "hand")
+    record = await table_of(store, person)
+    return table is not None and any(a.verb == "hand" and a.version == record.version for a in actions(table))
+
+
 def has(message: StoredMessage, verb: str) -> bool:
     return any(a.verb == verb for a in actions(message))
 
@@ -328,6 +334,12 @@ async def test_two_shard_processes_each_serve_their_own_guild(world: World) -> N
     finally:
         watching.cancel()
     a_events = await store.load_events(final.table_id)
+    # Each channel's table message comes to show its table's stored state (its buttons name
+    # the version), whichever process wrote it last.
+    for person in (alice, carol):
+        await eventually(
+            f"{person.guild.name}'s table shown as stored", partial(shows_latest, fake, store, person)
+        )
     elapsed = time.monotonic() - started
     await world.bots.stop()
     for shard in range(SHARDS):
@@ -360,6 +372,13 @@ async def test_two_shard_processes_each_serve_their_own_guild(world: World) -> N
     assert {c.process for c in fake.calls} == {"shard0", "shard1"}
     assert {c.process for c in fake.gateway.connections} == {"shard0", "shard1"}
     assert all(c.heartbeats >= 1 for c in fake.gateway.connections) and fake.gateway.unexpected == []
+    assert fake.gateway.too_soon == []
+    # Each connection was sent its own guild alone, and that guild's interactions.
+    for connection in fake.gateway.connections:
+        sent = [event for _, event in connection.events]
+        assert sent.count("READY") == 1 and sent.count("GUILD_CREATE") == 1, sent
+        mine = [i for i in fake.interactions.values() if world.shard_of(i) == (connection.shard or (-1,))[0]]
+        assert sent.count("INTERACTION_CREATE") == len(mine) > 0
     assert fake.refused == [] and not [c for c in fake.calls if c.status == 429]
     assert fake.unknown == []
     assert elapsed < 50, elapsed

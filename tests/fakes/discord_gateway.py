@@ -2,11 +2,12 @@
 
 A connection gets HELLO; the bot's IDENTIFY (its token, ``shard: [id, count]``) gets
 READY and then a GUILD_CREATE for each guild on that shard (``(guild_id >> 22) % count``),
-and nothing of the others. Heartbeats are acknowledged. With ``compress=zlib-stream`` in
-the URL (what discord.py 2.7 asks without zstd) every frame is one zlib stream's data up
-to a Z_SYNC_FLUSH, sent as binary. ``dispatch`` sends an event (INTERACTION_CREATE) to
-the live connection of a guild's shard. Which process holds each connection is known
-(``discord_peers``), so a test can say where each event went.
+and nothing of the others. As on Discord, two IDENTIFYs of one bucket (``shard_id %
+max_concurrency``) within 5 s get an INVALID_SESSION instead. Heartbeats are acknowledged.
+With ``compress=zlib-stream`` in the URL (what discord.py 2.7 asks without zstd) every
+frame is one zlib stream's data up to a Z_SYNC_FLUSH, sent as binary. ``dispatch`` sends
+an event (INTERACTION_CREATE) to the live connection of a guild's shard. Which process
+holds each connection is known (``discord_peers``), so a test can say where each event went.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HEARTBEAT_MS = 41250
+#: Identifies in one bucket (``shard_id % max_concurrency``) must be this far apart.
+IDENTIFY_EVERY = 5.0
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HELLO, HEARTBEAT_ACK = (
     0,
     1,
@@ -83,6 +86,11 @@ class Gateway:
         self.connections: list[Connection] = []
         #: What the bots sent that the fake does not take: (op, connection's shard).
         self.unexpected: list[tuple[int, tuple[int, int] | None]] = []
+        #: As ``session_start_limit.max_concurrency`` says: identify buckets, and each one's last.
+        self.max_concurrency = 16
+        self._identified: dict[int, float] = {}
+        #: Identifies refused (too soon in their bucket) with an INVALID_SESSION: their shards.
+        self.too_soon: list[tuple[int, int]] = []
 
     def live(self, shard: int, count: int) -> Connection | None:
         """The identified, open connection of ``shard`` of ``count``, the newest if several."""
@@ -141,6 +149,12 @@ class Gateway:
         if not 0 <= shard_id < count:
             await connection.socket.close(code=4010, message=b"Invalid shard.")
             return
+        bucket, now = shard_id % self.max_concurrency, time.monotonic()
+        if now - self._identified.get(bucket, -IDENTIFY_EVERY) < IDENTIFY_EVERY:
+            self.too_soon.append((shard_id, count))
+            await connection.send(INVALID_SESSION, False)
+            return
+        self._identified[bucket] = now
         connection.shard = (shard_id, count)
         guilds = [g for g in server.guilds.values() if shard_of(g.id, count) == shard_id]
         ready = {

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from bots.render import Action
 
-from .discord_payloads import Guild, Interaction, User, command_data, component_data, new_interaction
+from .discord_payloads import Channel, Guild, Interaction, User, command_data, component_data, new_interaction
 from .discord_server import FakeDiscord, StoredMessage
 
 T = TypeVar("T")
@@ -86,7 +86,7 @@ class Person:
     guild: Guild
 
     @property
-    def channel(self) -> Any:
+    def channel(self) -> Channel:
         return self.guild.channels[0]
 
     async def slash(self, sub: str, **options: Any) -> Interaction:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .discord_payloads import EPHEMERAL, LOADING, Interaction, snowflake
+from .discord_payloads import EPHEMERAL, Interaction, snowflake
 
 if TYPE_CHECKING:
     from .discord_server import FakeDiscord, Request
@@ -114,7 +114,7 @@ class Rest:
                 "total": 1000,
                 "remaining": 999,
                 "reset_after": 86400000,
-                "max_concurrency": 1,
+                "max_concurrency": self.server.gateway.max_concurrency,
             },
         }
 
@@ -297,7 +297,3 @@ async def read_body(request: web.Request) -> tuple[Any, list[str]]:
         return (json.loads(raw) if isinstance(raw, str) else None), files
     text = await request.text()
     return (json.loads(text) if text else None), []
-
-
-def is_loading(flags: int) -> bool:
-    return bool(flags & LOADING)

@@ -61,6 +61,8 @@ class Request:
 
 @dataclass
 class Version:
+    """One state of a message: when (monotonic), what it showed, which process wrote it."""
+
     at: float
     payload: dict[str, Any]
     process: str | None
@@ -110,7 +112,8 @@ class FakeDiscord:
         self.answered = asyncio.Event()
         self.gateway = Gateway(self)
         self.rest = Rest(self)
-        self._owners: dict[int, str | None] = {}
+        #: Each connection's process, by its transport (kept, so that its id is not reused).
+        self._owners: dict[int, tuple[object, str]] = {}
         self._dms: dict[int, Channel] = {}
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway/", self.gateway.handle)
@@ -174,12 +177,13 @@ class FakeDiscord:
             owner = owner_of(peer[1], sock[1], self.processes) if peer and sock else None
             if owner is None:  # not (yet) known: looked up again on its next request
                 return None
-            self._owners[key] = owner
-        return self._owners[key]
+            self._owners[key] = (transport, owner)
+        return self._owners[key][1]
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         path = request.path
         if not path.startswith(API):
+            self.unknown.append((request.method, path))
             return self._answer(request, path, 404, {"message": "404: Not Found", "code": 0}, {})
         path = path[len(API) :]
         body, files = await read_body(request)

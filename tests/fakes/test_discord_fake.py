@@ -127,3 +127,18 @@ async def test_a_shard_gets_its_own_guilds_in_zlib_stream_frames(fake: FakeDisco
         assert created["t"] == "GUILD_CREATE" and created["d"]["id"] == str(mine.id) and created["s"] == 2
         connection = fake.gateway.live(1, 2)
         assert connection is not None and fake.gateway.for_guild(mine.id) is connection
+
+
+async def test_a_second_identify_of_one_bucket_within_five_seconds_is_an_invalid_session(
+    fake: FakeDiscord,
+) -> None:
+    async with aiohttp.ClientSession() as session:
+        sockets = [await session.ws_connect(f"{fake.gateway_url}?v=10&encoding=json") for _ in range(2)]
+        for socket in sockets:
+            assert (await socket.receive_json(timeout=5))["op"] == 10
+            await socket.send_json({"op": 2, "d": {"token": TOKEN, "shard": [1, 2], "intents": 1}})
+        assert (await sockets[0].receive_json(timeout=5))["t"] == "READY"
+        refused = await sockets[1].receive_json(timeout=5)
+        assert (refused["op"], refused["d"]) == (9, False) and fake.gateway.too_soon == [(1, 2)]
+        for socket in sockets:
+            await socket.close()
