@@ -23,6 +23,14 @@ computers' pauses add up to more than ``FOLD_MOST``, or once the hold runs out w
 slow; so does a play that ends the round. The round's message above the hands shows no
 floor (``delivery``): the hand is where the floor is.
 
+A group's 1-v-1 folds the same way (``folds``): the player has just played and looks at
+their hand, so their short line waits ``FOLD_PERSON`` seconds for the opponent's answer,
+and when it comes within that the turn it brings is drawn on the same hand, the two plays
+above it; a group's computer opponent is waited for as in practice. A quick pair's
+exchange is then one write in each private chat instead of two. The edit does not notify,
+which the player who played a moment ago does not need; a slower answer brings the turn
+as a new message, which does.
+
 The live message's reference is ``hand:<player>`` = ``[user, message, version,
 turn]`` (``turn``: it was sent for their turn), kept with the table.
 
@@ -83,6 +91,9 @@ FOLD_MARGIN: Final = 1.5
 #: 0.8 s, or computers set to pause long), the play shows at once, and the turn comes as a
 #: new message, which notifies, with what the computers played since.
 FOLD_MOST: Final = 1.5
+#: How long a group 1-v-1 player's short line waits for the opponent's answer after their
+#: play (their hand live meanwhile, as it was; the press's answer says what was played).
+FOLD_PERSON: Final = 2.0
 
 
 @dataclass(slots=True)
@@ -102,6 +113,12 @@ def in_practice(hand: HandView) -> bool:
     """Whether ``hand``'s match is a practice match in a private chat (not a stranger match)."""
     chat = hand.table.chat_id
     return not is_pool_chat(chat) and is_private(chat)
+
+
+def folds(hand: HandView) -> bool:
+    """Whether a play at ``hand``'s match may wait for the answer to it (``Fold``): at a
+    practice match, and at a group's 1-v-1."""
+    return in_practice(hand) or (in_group(hand.table.chat_id) and hand.table.players == 2)
 
 
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
@@ -179,9 +196,13 @@ class HandMessages:
         announced = ref is not None and ref[2] == hand.version and _was_turn(ref)
         t = translator(notice.lang)
         header = turn_header(notice, t)
-        if not in_practice(hand):
+        if not folds(hand):
             await self.show_hand(hand, notice.lang, fresh=not announced, header=header)
             return
+        # The writes that carry a practice match keep about a second apart (``limits``), and so
+        # does a group's turn drawn on the hand just played: its player plays fast. A group's
+        # turn as a new message goes at once.
+        paced = in_practice(hand)
         user = chat_number(hand.player_id)
         # Cards shown before the computers' first play, held back as well: the turn shows them.
         self.dispatcher.cancel(user, ("first look", hand.table_id, hand.player_id))
@@ -196,21 +217,21 @@ class HandMessages:
                 return
             if fold.said[1:]:  # (the play itself is on its line above) the turn first: it notifies
                 header = Rendered(header.text + Text.of(*(Line.of(words) for words in fold.said[1:])))
-        # The writes that carry a practice match keep about a second apart (``limits``).
-        await self.show_hand(hand, notice.lang, fresh=not announced, header=header, urgent=False,
+        await self.show_hand(hand, notice.lang, fresh=not announced, header=header, urgent=not paced,
                              order=FIRST)
 
-    def fold_hold(self, hand: HandView) -> float | None:
-        """How long a practice match's computers take to bring ``hand``'s player their next
-        turn (their pauses, and ``FOLD_MARGIN``) when every seat to play before it is a
-        computer's and their pauses add up to ``FOLD_MOST`` at most; else None."""
+    def fold_hold(self, hand: HandView, *, people: bool = True) -> float | None:
+        """How long ``hand``'s player's next turn may be waited for (``folds``): the
+        computers' pauses, and ``FOLD_MARGIN``, when every seat to play before it is a
+        computer's and their pauses add up to ``FOLD_MOST`` at most; ``FOLD_PERSON`` when it is
+        a group's 1-v-1 opponent (not when ``people`` is False); else None."""
         table = hand.table
-        if not table.running or table.to_move is None or not in_practice(hand):
+        if not table.running or table.to_move is None or not folds(hand):
             return None
         seat, pauses = table.to_move, 0
         while seat != hand.seat:
             if table.seats[seat].computer is None:
-                return None
+                return FOLD_PERSON if people and not in_practice(hand) else None
             pauses += 1
             seat = (seat + 1) % table.players
         paused = pauses * self.computer_delay
@@ -258,7 +279,7 @@ class HandMessages:
         if _was_turn(ref) and not hand.your_turn:
             line = content_of(render_played(hand, translator(lang)))
             hold = None if round_over else self.fold_hold(hand)
-            if in_practice(hand) and not round_over:
+            if folds(hand) and not round_over:
                 fold = self._fold(hand, lang, ref, line, held=hold is not None)
                 if hold is not None:
                     self.line(ref[0], ref[1], line, stamp=(hand.version,), hand=hand, after=hold, fold=fold)
@@ -436,7 +457,7 @@ class HandMessages:
 
         # At a practice match the computers' first plays are awaited: the turn they bring shows
         # the cards instead (``turn`` drops this write), unless they take longer.
-        hold = self.fold_hold(hand)
+        hold = self.fold_hold(hand, people=False)
         self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=hold is None, order=REPLY,
                  label="first hand", after=hold or 0.0)
 

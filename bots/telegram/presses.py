@@ -5,21 +5,22 @@ press can never draw a hand in a group. The service checks the rest (the
 seat, the turn, the view's version); a refusal is a short alert, with the
 fresh view drawn where it belongs.
 
-A card's press previews it, and only a confirm plays it. At a match played in a private
-chat (practice, or a stranger match), where a chat takes about one write a second, the
-preview of a card with one outcome is the press's answer (a toast, which costs no write:
-what it takes, or that it takes nothing), and a second press on the same card of the same
-hand, within ``CONFIRM_SECONDS``, is its confirm. Another card pressed in between (or the
-hint), a newer hand, or the time passing, disarms it. A card with a choice (several plans, or
-laying it instead) is previewed in the hand as in a group's match, its plans a button
-each, and confirmed with Play. Which card a player armed is known to the process that
-answered the press: a second press that reaches another process is previewed again. It is
-not kept in the store: that would make every first press a durable write (as a play is),
-and what another card's press in between undoes would need one more, to spare a player
-one more press in the moment after another process takes over the bot.
+A card's press previews it, and only a confirm plays it. A hand is in a private chat,
+which takes about one write a second, so the preview of a card with one outcome is the
+press's answer (a toast, which costs no write: what it takes, or that it takes nothing),
+and a second press on the same card of the same hand, within ``CONFIRM_SECONDS``, is its
+confirm. Another card pressed in between (or the hint), a newer hand, or the time
+passing, disarms it. A card with a choice (several plans, or laying it instead) is
+previewed in the hand, its plans a button each, and confirmed with Play. Which card a
+player armed is known to the process that answered the press: a second press that reaches
+another process is previewed again. It is not kept in the store: that would make every
+first press a durable write (as a play is), and what another card's press in between
+undoes would need one more, to spare a player one more press in the moment after another
+process takes over the bot.
 
-In a practice match the confirmed play does not change the hand at once: the computer's
-answer comes within its pause and is drawn on the same hand, with the play (``hands``).
+In a practice match, and a group's 1-v-1, the confirmed play does not change the hand at
+once: the answer to it, when it comes soon, is drawn on the same hand, with the play
+(``hands``); the press's answer says what was played.
 """
 
 from __future__ import annotations
@@ -65,12 +66,10 @@ from ..service import (
     ServiceError,
     StaleView,
     TableView,
-    chat_id,
-    is_pool_chat,
     player_id,
     raw_id,
 )
-from .contents import content_of, escape, is_private
+from .contents import content_of, escape
 from .delivery import Delivery
 from .keyboards import StartPayload, deep_link
 from .outbox import Content
@@ -103,11 +102,6 @@ class Armed:
         """Whether ``action``, pressed on ``message_id`` at ``now``, is this card's second press."""
         return (action.verb == "card" and action.card == self.card and action.version == self.version
                 and message_id == self.message_id and now - self.at <= CONFIRM_SECONDS)
-
-
-def in_private(hand: HandView) -> bool:
-    """Whether ``hand``'s match is played in a private chat: practice, or a stranger match."""
-    return is_pool_chat(hand.table.chat_id) or is_private(hand.table.chat_id)
 
 
 class Acknowledgement:
@@ -231,12 +225,12 @@ class Presses(Replies):
             if action.card is None:
                 raise BadInput("confirm without a card")
             # The play's own notices turn this hand into its short line; the answer goes out
-            # as soon as the play is committed. In practice the hand may wait a moment to be
-            # drawn with the computer's answer: the answer says at once what was played.
+            # as soon as the play is committed. The hand may wait a moment to be drawn with
+            # the answer to the play (``hands.Fold``): the press's answer says what was played.
             said = None
             with contextlib.suppress(ServiceError):  # the play says what is wrong, if anything
-                if (await self.service.table(table)).chat_id == chat_id("tg", own.chat_id):
-                    said = played_answer(action.card, await self.language(None, person))
+                chat = (await self.service.table(table)).chat_id
+                said = played_answer(action.card, await self.language(chat, person))
             acknowledged = Acknowledgement(lambda: self._answer(query, said))
             await self.service.play(table, me, action.version, action.card, action.plan,
                                     committed=acknowledged)
@@ -251,7 +245,7 @@ class Presses(Replies):
             # A preview changes nothing, but one drawn on an outdated hand would mislead.
             raise StaleView(fresh=await self.service.hand(table, me))
         lang = await self.service.language(hand.table.chat_id, person)
-        told = preview_answer(hand, translator(lang)) if action.verb == "card" and in_private(hand) else None
+        told = preview_answer(hand, translator(lang)) if action.verb == "card" else None
         preview = hand.preview
         if told is not None and preview is not None and await self.delivery.is_live(hand, own.message_id):
             # The preview is the answer, and the hand stays as it is: no write.
