@@ -200,7 +200,7 @@ def message(
         "mention_everyone": False,
         "mentions": [],
         "mention_roles": [],
-        "attachments": [],
+        "attachments": attachments(body.get("attachments")),
         "embeds": body.get("embeds") or [],
         "pinned": False,
         "type": kind,
@@ -215,6 +215,22 @@ def message(
     if interaction is not None:
         data["interaction_metadata"] = interaction
     return data
+
+
+def attachments(sent: Any) -> list[dict[str, Any]]:
+    """A message's attachments as Discord shows them, from those a write names (a file
+    uploaded with it is named by its index and filename; one kept, by its id)."""
+    shown = []
+    for given in sent or []:
+        name = str(given.get("filename") or "file")
+        ident = str(given.get("id"))
+        if len(ident) < 6:  # an upload's index: it gets an id of its own
+            ident = str(snowflake())
+        url = f"https://cdn.discordapp.com/attachments/0/{ident}/{name}"
+        shown.append(
+            {"id": ident, "filename": name, "size": int(given.get("size") or 0), "url": url, "proxy_url": url}
+        )
+    return shown
 
 
 @dataclass

@@ -28,6 +28,7 @@ from .discord_payloads import (
     Guild,
     Interaction,
     User,
+    attachments,
     message,
     snowflake,
 )
@@ -267,9 +268,11 @@ class FakeDiscord:
     def edit(self, stored: StoredMessage, body: dict[str, Any], process: str | None) -> None:
         """A new version: the fields the edit gives replace the old ones (``None`` clears)."""
         payload = dict(stored.payload)
-        for key in ("content", "embeds", "components", "attachments"):
+        for key in ("content", "embeds", "components"):
             if key in body:
                 payload[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "attachments" in body:
+            payload["attachments"] = attachments(body["attachments"])
         payload["flags"] = int(payload.get("flags", 0)) & ~LOADING
         payload["edited_timestamp"] = message(0, 0, self.bot, {}, guild_id=None, created=time.time())[
             "timestamp"

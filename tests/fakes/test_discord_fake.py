@@ -142,3 +142,21 @@ async def test_a_second_identify_of_one_bucket_within_five_seconds_is_an_invalid
         assert (refused["op"], refused["d"]) == (9, False) and fake.gateway.too_soon == [(1, 2)]
         for socket in sockets:
             await socket.close()
+
+
+async def test_a_file_sent_with_a_message_is_one_of_its_attachments(fake: FakeDiscord) -> None:
+    guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [])
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"content": "the record", "attachments": [{"id": 0, "filename": "match.basra"}]}
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", b"basra-record/1", filename="match.basra")
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            f"{fake.url}/api/v10/channels/{guild.channels[0].id}/messages", data=form, headers=HEADERS
+        ) as response,
+    ):
+        assert response.status == 200
+        sent = await response.json()
+    assert sent["content"] == "the record"
+    assert [a["filename"] for a in sent["attachments"]] == ["match.basra"] and sent["attachments"][0]["url"]
