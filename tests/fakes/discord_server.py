@@ -20,6 +20,7 @@ from typing import Any
 from aiohttp import web
 
 from .discord_buckets import RateLimits, Refusal
+from .discord_forms import invalid_form, problems, written
 from .discord_gateway import Gateway
 from .discord_payloads import (
     EPHEMERAL,
@@ -31,6 +32,7 @@ from .discord_payloads import (
     attachments,
     message,
     snowflake,
+    stamp,
 )
 from .discord_peers import owner_of
 from .discord_rest import Rest, read_body
@@ -81,7 +83,9 @@ class StoredMessage:
     #: Who sees it, for an ephemeral message.
     viewer: int | None
     versions: list[Version] = field(default_factory=list)
+    #: When (monotonic) and by which process it was deleted, if it was.
     deleted: float | None = None
+    deleted_by: str | None = None
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -106,6 +110,8 @@ class FakeDiscord:
         self.calls: list[Call] = []
         #: Routes no handler knows: (method, path).
         self.unknown: list[tuple[str, str]] = []
+        #: Messages refused as Discord refuses them (``discord_forms``): (method, path, why).
+        self.invalid: list[tuple[str, str, list[str]]] = []
         self.limits = RateLimits()
         #: The test's processes, pid: name.
         self.processes: dict[int, str] = {}
@@ -203,6 +209,12 @@ class FakeDiscord:
             self.unknown.append((request.method, path))
             return self._answer(request, path, 404, {"message": "404: Not Found", "code": 0}, verdict.headers)
         handler, match = found
+        form = written(request.method, path, body)
+        if form is not None and (found_problems := problems(form)):
+            self.invalid.append((request.method, path, found_problems))
+            return self._answer(
+                request, path, 400, invalid_form(found_problems), verdict.headers, call.process
+            )
         status, data = await handler(call, match)
         return self._answer(request, path, status, data, verdict.headers, call.process)
 
@@ -274,13 +286,11 @@ class FakeDiscord:
         if "attachments" in body:
             payload["attachments"] = attachments(body["attachments"])
         payload["flags"] = int(payload.get("flags", 0)) & ~LOADING
-        payload["edited_timestamp"] = message(0, 0, self.bot, {}, guild_id=None, created=time.time())[
-            "timestamp"
-        ]
+        payload["edited_timestamp"] = stamp()
         stored.versions.append(Version(time.monotonic(), payload, process))
 
     def delete(self, stored: StoredMessage, process: str | None) -> None:
-        stored.deleted = time.monotonic()
+        stored.deleted, stored.deleted_by = time.monotonic(), process
 
     def shown(self, channel: Channel) -> list[StoredMessage]:
         """What everyone in ``channel`` sees now: its public messages not deleted, oldest first."""

@@ -160,3 +160,16 @@ async def test_a_file_sent_with_a_message_is_one_of_its_attachments(fake: FakeDi
         sent = await response.json()
     assert sent["content"] == "the record"
     assert [a["filename"] for a in sent["attachments"]] == ["match.basra"] and sent["attachments"][0]["url"]
+
+
+async def test_a_message_over_discord_s_limits_is_an_invalid_form_body(fake: FakeDiscord) -> None:
+    guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [])
+    url = f"{fake.url}/api/v10/channels/{guild.channels[0].id}/messages"
+    row = {"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": "b1|same"}] * 2}
+    status, data, _ = await call("POST", url, {"content": "x" * 2001, "components": [row]})
+    assert (status, data["code"]) == (400, 50035)
+    assert data["errors"]["problems"] == [
+        "content is longer than 2000",
+        "components.0.components.1.custom_id is used twice in the message",
+    ]
+    assert fake.shown(guild.channels[0]) == [] and len(fake.invalid) == 1
