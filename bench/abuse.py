@@ -39,7 +39,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bench.capacity import Match, new_database, timed_group_lags, wait_for  # noqa: E402
+from bench.capacity import Match, confirmed, new_database, press_card, timed_group_lags, wait_for  # noqa: E402
 from tests.fakes import CallbackQueryRecord, FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 from tests.fakes.telegram_http import HttpFront  # noqa: E402
 from tests.telegram.live import percentile, shown_version  # noqa: E402
@@ -106,22 +106,17 @@ async def play(front: HttpFront, server: FakeTelegram, match: Match, plays: int,
             continue
         await asyncio.sleep(rng.uniform(1.0, 3.0))
         try:
-            front.press(user, hand, card)
+            confirm = await press_card(server, user, hand, card)
         except Exception:  # the message moved on meanwhile (a new hand)
             continue
-        confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
         if confirm is None:
             continue
         await asyncio.sleep(rng.uniform(0.3, 0.8))
         try:
-            update = server.user_presses(user, hand, confirm)
+            answered = await confirmed(server, user, hand, confirm)
         except Exception:
             continue
-        server.queue_update(update)
-        assert update.callback_query is not None
-        query = server.callback_queries[update.callback_query.id]
-        answered = await wait_for(lambda q=query: q.answer, 10)
-        if answered is None or answered.text:
+        if answered is None:
             continue
         seen.add(version)
         match.confirms.append((answered.at, version, user))
@@ -208,8 +203,7 @@ async def run(lang: str, database: str | None, plays: int, keep: Path | None = N
                         front.send(match.people[0], match.group, "/resign")
                         continue
                     user, hand = found
-                    front.press(user, hand, data_for(hand, "card") or "")
-                    confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
+                    confirm = await press_card(server, user, hand, data_for(hand, "card") or "")
                     if confirm:
                         server.queue_update(server.user_presses(user, hand, confirm))
                     front.send(user, match.group, "/resign")

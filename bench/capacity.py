@@ -20,8 +20,9 @@ matches start within the first 10 s. Printed for each number of matches:
 - turn p99: a confirm answered → the next player's new hand (their turn) shows;
 - fairness: each table's median group lag, the median of them and the slowest (the
   slowest within 2× the median: no table starves while others stay live);
-- writes per confirm (sends and edits to chats; the previews' edits apart, printed
-  beside) and writes per second in all; 429s;
+- writes per confirm (sends and edits to chats; the previews drawn in a hand apart,
+  printed beside: a card with one outcome is previewed in the press's answer, which is no
+  write) and writes per second in all; 429s;
 - the leading process's CPU per write (milliseconds of CPU per chat write it made), and
   the share of a core the bench itself used (the fake Bot API and the people: near
   100% and it, not the bot, would set the pace).
@@ -79,6 +80,7 @@ class Match:
     people: list[FakeUser]
     #: (answer time, version pressed at, who played) of each confirmed play.
     confirms: list[tuple[float, int, FakeUser]] = field(default_factory=list)
+    #: Previews drawn in the hand (a card with a choice): one edit each.
     previews: int = 0
 
 
@@ -90,6 +92,37 @@ async def wait_for(check: Any, timeout: float) -> Any:
             return found
         await asyncio.sleep(0.02)
     return None
+
+
+async def press_card(server: FakeTelegram, user: FakeUser, hand: FakeMessage, card: str) -> str | None:
+    """Press ``card`` and read its preview as a person does: the button that confirms it, the
+    same card again when the press's answer told the preview (a card with one outcome), or
+    Play once the preview is drawn in the hand (a card with a choice); None if neither came
+    (a refused press)."""
+    update = server.user_presses(user, hand, card)
+    server.queue_update(update)
+    assert update.callback_query is not None
+    query = server.callback_queries[update.callback_query.id]
+
+    def confirm() -> str | None:
+        answer = query.answer
+        if answer is not None and answer.text and not answer.show_alert:
+            return card
+        return data_for(hand, "play")
+
+    found: str | None = await wait_for(confirm, 10)
+    return found
+
+
+async def confirmed(server: FakeTelegram, user: FakeUser, hand: FakeMessage, button: str) -> Any:
+    """Press the confirm ``button``: the press's answer, or None when it was refused (an
+    alert: a stale press) or never came."""
+    update = server.user_presses(user, hand, button)
+    server.queue_update(update)
+    assert update.callback_query is not None
+    query = server.callback_queries[update.callback_query.id]
+    answered = await wait_for(lambda: query.answer, 10)
+    return None if answered is None or answered.show_alert else answered
 
 
 def live_hand(server: FakeTelegram, match: Match) -> tuple[FakeUser, FakeMessage, str] | None:
@@ -117,18 +150,13 @@ async def play(front: HttpFront, server: FakeTelegram, match: Match, plays: int,
             await asyncio.sleep(0.05)
             continue
         await asyncio.sleep(rng.uniform(2.0, 6.0))
-        front.press(user, hand, card)
-        confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
+        confirm = await press_card(server, user, hand, card)
         if confirm is None:
             continue
-        match.previews += 1
+        match.previews += confirm != card
         await asyncio.sleep(rng.uniform(0.5, 1.0))
-        update = server.user_presses(user, hand, confirm)
-        server.queue_update(update)
-        assert update.callback_query is not None
-        query = server.callback_queries[update.callback_query.id]
-        answered = await wait_for(lambda q=query: q.answer, 10)
-        if answered is None or answered.text:
+        answered = await confirmed(server, user, hand, confirm)
+        if answered is None:
             continue  # refused (a stale press): look again
         seen.add(version)
         match.confirms.append((answered.at, version, user))

@@ -44,7 +44,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from bench.capacity import new_database, wait_for  # noqa: E402
+from bench.capacity import confirmed, new_database, press_card, wait_for  # noqa: E402
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser  # noqa: E402
 from tests.fakes.telegram_http import HttpFront  # noqa: E402
 from tests.telegram.live import percentile, shown_version  # noqa: E402
@@ -140,18 +140,13 @@ class Soak:
                 await asyncio.sleep(0.05)
                 continue
             await asyncio.sleep(self.rng.uniform(2.0, 6.0) * self.pace)
-            self.front.press(user, hand, card)
-            confirm = await wait_for(lambda h=hand: data_for(h, "play"), 10)
+            confirm = await press_card(self.server, user, hand, card)
             if confirm is None:
                 continue
             await asyncio.sleep(self.rng.uniform(0.5, 1.0) * self.pace)
-            update = self.server.user_presses(user, hand, confirm)
             pressed = time.perf_counter()
-            self.server.queue_update(update)
-            assert update.callback_query is not None
-            query = self.server.callback_queries[update.callback_query.id]
-            answer = await wait_for(lambda q=query: q.answer, 10)
-            if answer is None or answer.text:
+            answer = await confirmed(self.server, user, hand, confirm)
+            if answer is None:
                 continue  # refused (a stale press): look again
             self.now_minute.answers.append(answer.at - pressed)
             seen.add(version)
