@@ -11,7 +11,9 @@ process holding its shard and be answered by that process; each clock must fire 
 Then guild B's process is killed outright while a clock runs there: the other process takes
 the overdue clock over, fires it once, and writes to guild B's channel. The first clock of a
 2-v-2 of four people, which waits for its process's computer thinking to start, is an
-expected failure until the bot starts it ahead for such tables too.
+expected failure until the bot starts it ahead for such tables too. Last, people of both
+guilds ask the pairing pool for an opponent: the pool runs on shard 0's process, where
+Discord brings every DM interaction, and the match is played in their DMs.
 
 The bots run with ``BASRA_COMPUTER_PROCESSES=1`` (the README's advice for several processes
 on one machine). Needs ``BASRA_TEST_POSTGRES``; the file takes about a minute.
@@ -33,7 +35,8 @@ from typing import TypeVar
 
 import pytest
 
-from bots.i18n import card_face
+from bots.discord.texts import NO_DMS
+from bots.i18n import card_face, translator
 from bots.service import ServiceConfig
 from core import Match
 from storage import Store, StoredEvent, TableRecord, open_store
@@ -129,7 +132,8 @@ class World:
     frank: Person
 
     def shard_of(self, interaction: Interaction) -> int:
-        return 0 if interaction.guild is self.alice.guild else 1
+        """The shard Discord brings it to: its guild's, or shard 0 for a DM's."""
+        return 0 if interaction.guild in (None, self.alice.guild) else 1
 
 
 @pytest.fixture
@@ -165,9 +169,16 @@ async def world(postgres_schema: str, tmp_path: Path) -> AsyncIterator[World]:
 
 
 async def table_of(store: Store, person: Person) -> TableRecord:
-    record = await store.open_table_for_chat(f"dc:{person.channel.id}", OWNER)
-    assert record is not None, f"no open table in {person.guild.name}"
-    return record
+    """The open table of ``person``'s channel; in a DM, the match whose table it shows (a
+    match the pool found has no channel of its own)."""
+    if person.guild is None:
+        shown = newest(person.fake, person, "hand")
+        assert shown is not None, f"no table in {person.user.name}'s DM"
+        found = await store.get_table(next(a.table_id for a in actions(shown) if a.verb == "hand"))
+    else:
+        found = await store.open_table_for_chat(f"dc:{person.channel.id}", OWNER)
+    assert found is not None, f"no open table in channel {person.channel.id}"
+    return found
 
 
 async def match_of(store: Store, record: TableRecord) -> Match:
@@ -219,10 +230,16 @@ class PublicScan:
 
 async def held(store: Store, person: Person) -> set[str]:
     """Every card in a hand now at the match in ``person``'s channel (in its first round,
-    as ``PublicScan`` needs)."""
-    match = await match_of(store, await table_of(store, person))
+    as ``PublicScan`` needs); in their DM, every card but their own."""
+    record = await table_of(store, person)
+    match = await match_of(store, record)
     assert match.round_no == 1, match.round_no
-    return {card.code for seat in range(match.players) for card in match.hand(seat)}
+    own = [n for n, seat in enumerate(record.seats) if person.guild is None and seat.player_id == pid(person)]
+    return {card.code for seat in range(match.players) if seat not in own for card in match.hand(seat)}
+
+
+def pid(person: Person) -> str:
+    return f"dc:{person.user.id}"
 
 
 # -- the two guilds' games -------------------------------------------------------------------
@@ -264,7 +281,7 @@ async def play_by_presses(
 ) -> TableRecord:
     """``PLAYS`` plays, each by whoever is to move: "My hand", a card (the preview), then the
     confirm; every channel message checked against the hands after each."""
-    by_id = {f"dc:{p.user.id}": p for p in people}
+    by_id = {pid(p): p for p in people}
     for _ in range(PLAYS):
         record = await table_of(store, people[0])
         match = await match_of(store, record)
@@ -346,7 +363,7 @@ async def test_two_shard_processes_each_serve_their_own_guild(world: World) -> N
     # the version), whichever process wrote it last.
     for person in (alice, carol):
         await eventually(
-            f"{person.guild.name}'s table shown as stored", partial(shows_latest, fake, store, person)
+            f"channel {person.channel.id}'s table shown as stored", partial(shows_latest, fake, store, person)
         )
     elapsed = time.monotonic() - started
     await world.bots.stop()
@@ -466,3 +483,39 @@ async def test_the_first_clock_of_a_2v2_of_four_people_fires_on_time(world: Worl
     assert deadlines[first.version - 1] - 0.05 <= first.at <= deadlines[first.version - 1] + 0.5, (
         first.at - deadlines[first.version - 1]
     )
+
+
+async def test_people_of_both_shards_are_paired_and_play_in_their_dms_on_shard_0(world: World) -> None:
+    """Discord brings every DM interaction to shard 0, whose process runs the pairing pool:
+    carol asks in guild B (shard 1's process), alice in guild A, and they are paired and play
+    in their DMs, each press there reaching shard 0's process. dave takes no DMs: his search
+    is called off."""
+    fake, store = world.fake, world.store
+    world.dave.user.takes_dms = False
+    refused = await world.dave.slash("play")
+    await until("dave's DM refused", lambda: any(c.status == 403 for c in fake.calls), 10)
+    for person in (world.alice, world.carol):
+        await person.slash("play")
+    alice, carol = world.alice.in_dm(), world.carol.in_dm()
+    for person in (alice, carol):
+        await until(f"the table in {person.user.name}'s DM", partial(newest, fake, person, "hand"), 20)
+    record = await table_of(store, alice)
+    assert {s.player_id for s in record.seats} == {pid(alice), pid(carol)}
+    assert (await table_of(store, carol)).table_id == record.table_id
+    final = await play_by_presses(fake, store, [alice, carol], PublicScan(fake), [carol])
+    assert final.version > record.version
+
+    dms = [i for i in fake.interactions.values() if i.guild is None]
+    assert {i.user.id for i in dms} == {alice.user.id, carol.user.id}
+    for interaction in fake.interactions.values():
+        shard = world.shard_of(interaction)
+        assert interaction.sent_to == (f"shard{shard}", shard), interaction
+        assert interaction.answered_by == f"shard{shard}", interaction
+    # dave's search wrote nothing he could see, and his guild's process told him why, to him alone.
+    assert fake.shown(world.dave.in_dm().channel) == [] and refused.answered_by == "shard1"
+    told = [m for m in fake.messages.values() if m.token == refused.token]
+    no_dms = translator("ar").gettext(NO_DMS)  # the bot's language here (BASRA_LANGUAGE's default)
+    assert told and all(m.ephemeral for m in told) and told[-1].payload["content"] == no_dms, told
+    blocked = [c for c in fake.calls if c.status == 403]
+    assert [c.path for c in blocked] == [f"/channels/{fake.dm_of(world.dave.user).id}/messages"], blocked
+    assert fake.refused == [] and fake.unknown == [] and fake.invalid == []

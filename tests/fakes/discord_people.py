@@ -79,15 +79,20 @@ def text_of(message: StoredMessage) -> str:
 
 @dataclass
 class Person:
-    """A member of one guild, acting in its channel."""
+    """Someone acting in one place: a guild's channel, or (``guild`` None) their DM with
+    the bot."""
 
     fake: FakeDiscord
     user: User
-    guild: Guild
+    guild: Guild | None
 
     @property
     def channel(self) -> Channel:
-        return self.guild.channels[0]
+        return self.guild.channels[0] if self.guild is not None else self.fake.dm_of(self.user)
+
+    def in_dm(self) -> Person:
+        """The same person, acting in their DM with the bot."""
+        return Person(self.fake, self.user, None)
 
     async def slash(self, sub: str, **options: Any) -> Interaction:
         """``/basra <sub> option:value ...``, once it is answered."""
