@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bots.service import ManualClock, SystemClock, TableView
 from tests.fakes import CallbackQueryRecord, FakeChat, FakeTelegram, FakeUser
+from tests.service.helpers import deck_for, factory
 from tests.telegram.live import (
     WRITES,
     Timeline,
@@ -82,11 +83,16 @@ async def test_a_fast_1v1_keeps_every_chat_live_within_telegrams_limits(database
 async def test_a_burst_of_previews_ends_on_the_last_one_without_a_429(database: Path) -> None:
     server = live_server()
     (alice, badr), group = people(server, "en", "en")
-    async with World(server, database) as world:
+    world = World(server, database)
+    # The first to play holds four cards with a choice each (6s and 7s over A♣ 2♠ 3♣ 4♦): each
+    # press is a preview drawn in the hand, an edit.
+    world.basra.match_factory = factory(deck_for(["6C 7C 6D 7H", "9H 10S QD KS"], "AC 2S 3C 4D"))
+    async with world:
         table = await start_match(world, group, alice, badr)
         mover = {f"tg:{u.id}": u for u in (alice, badr)}[table.seats[table.to_move or 0].player_id or ""]
         hand = world.hand_message(mover)
         cards = world.buttons(hand, "card")
+        assert sorted(d.split("|")[4] for d in cards) == ["6C", "6D", "7C", "7H"]
         pressed = []
         for data in cards * 2:  # eight presses from the keyboard as first drawn, as fast as they come
             query_id = server.new_query_id()

@@ -11,6 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bots.service.thinking import default_processes
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
+from tests.telegram.test_presses import dealt, press_card
 from tests.telegram.test_storage_faults import refusing
 from tests.telegram.world import World, start_match, to_move
 
@@ -93,15 +94,15 @@ async def test_429s_retries_and_errors_are_counted_and_health_follows_the_store(
     server: FakeTelegram, database: Path
 ) -> None:
     alice, badr, group = people(server)
-    async with World(server, database, metrics_port=0) as world:
+    async with dealt(server, database, metrics_port=0) as world:
         port = port_of(world)
         table = await start_match(world, group, alice, badr)
-        # Telegram answers the preview's edit with a 429: the bot waits as asked and tries again.
-        server.fail_next("editMessageText", retry_after=0.05)
-        await world.press_verb(to_move(table, alice, badr), world.hand_message(to_move(table, alice, badr)),
-                               "card")
-        # A play the store cannot save.
         mover = to_move(table, alice, badr)
+        # Telegram answers the preview's edit (9♥ has two plans: previewed in the hand) with a
+        # 429: the bot waits as asked and tries again.
+        server.fail_next("editMessageText", retry_after=0.05)
+        await press_card(world, mover, world.hand_message(mover), "9H")
+        # A play the store cannot save.
         assert world.basra.store is not None
         with refusing(world.basra.store):
             await world.press_verb(mover, world.hand_message(mover), "play")

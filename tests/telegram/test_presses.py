@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
+
+from telegram import Update
 
 from bots.telegram.hands import HAND_KEY
-from tests.fakes import FakeChat, FakeTelegram, FakeUser
-from tests.telegram.world import World, start_match, to_move
+from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.service.helpers import deck_for, factory
+from tests.telegram.world import World, start_match, to_move, told_preview
+
+
+def dealt(server: FakeTelegram, database: Path, **kwargs: Any) -> World:
+    """A world whose matches deal the first to play 9♥ (two plans: 4♦ 5♥, or 2♠ 3♣ 4♦), 7♣
+    (one outcome: the whole floor), Q♦ and 10♠, and the other 9♦ (two plans as well), 8♦
+    (one outcome: 3♣ 5♥), K♠ and 6♣, with 2♠ 3♣ 4♦ 5♥ on the floor."""
+    world = World(server, database, **kwargs)
+    world.basra.match_factory = factory(deck_for(["9H 7C QD 10S", "9D 8D KS 6C"], "2S 3C 4D 5H"))
+    return world
+
+
+async def press_card(world: World, user: FakeUser, hand: FakeMessage, card: str) -> Update:
+    """Press ``card``'s button on ``hand`` as it shows now."""
+    data = [d for d in world.buttons(hand, "card") if d.split("|")[4] == card]
+    assert data, f"{card} is not on {hand.text}"
+    return await world.press(user, hand, data[0])
 
 
 def players(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
@@ -20,7 +41,7 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
     server: FakeTelegram, database: Path
 ) -> None:
     alice, badr, group = players(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
@@ -30,8 +51,17 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
         await world.press_verb(waiting, server.last_message(group), "hand")
         hand = world.hand_message(waiting)
         before = hand.text
-        # ... where the preview still works out of turn ...
-        await world.press_verb(waiting, hand, "card")
+        # ... where the preview still works out of turn: a card with one outcome is told in
+        # the press's answer, which says it is not their turn, and a second press plays nothing ...
+        for _ in range(2):
+            update = await press_card(world, waiting, hand, "8D")
+            answer = server.callback_answer(update)
+            assert answer is not None and not answer.show_alert and answer.text
+            assert "Not your turn yet" in answer.text and not told_preview(server, update)
+            assert world.hand_message(waiting).text == before
+        assert (await world.table(group)) == table
+        # ... a card with a choice is previewed in the hand ...
+        await press_card(world, waiting, hand, "9D")
         assert world.hand_message(waiting).text != before
         assert world.buttons(world.hand_message(waiting), "play")
         # ... and confirming says whose turn it is, changing nothing.
@@ -40,7 +70,7 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
         assert answer is not None and answer.show_alert
         assert (await world.table(group)) == table
         # Back leaves the preview.
-        await world.press_verb(waiting, world.hand_message(waiting), "card", 1)
+        await press_card(world, waiting, world.hand_message(waiting), "9D")
         assert world.hand_message(waiting).text != before
         await world.press_verb(waiting, world.hand_message(waiting), "back")
         assert world.hand_message(waiting).text == before
@@ -48,25 +78,25 @@ async def test_pressing_a_card_previews_it_and_only_confirm_plays(
 
 async def test_a_stale_press_gets_an_alert_and_a_fresh_view(server: FakeTelegram, database: Path) -> None:
     alice, badr, group = players(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
         mover = to_move(table, alice, badr)
         other = badr if mover is alice else alice
         hand = world.hand_message(mover)
-        old_play = None
-        await world.press_verb(mover, hand, "card")
+        await press_card(world, mover, hand, "9H")  # two plans: previewed in the hand, with Play
         old_play = world.buttons(world.hand_message(mover), "play")[0]
         await world.play_any(mover)
         await world.play_any(other)
         moved = await world.table(group)
+        assert moved is not None and moved.version > table.version
         # The same player presses a confirm from two views ago.
         update = await world.forge(mover, world.hand_message(mover), old_play)
         answer = server.callback_answer(update)
         assert answer is not None and answer.show_alert and answer.text
         assert await world.table(group) == moved  # nothing changed
-        version = f"|{moved.version}|" if moved else ""
+        version = f"|{moved.version}|"
         assert any(version in d for d in world.hand_message(mover).button_data())
 
 
@@ -128,18 +158,20 @@ async def test_a_confirmed_play_stops_the_spinner_while_its_notices_go_out(
     server: FakeTelegram, database: Path
 ) -> None:
     alice, badr, group = players(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
-        await world.press_verb(mover, world.hand_message(mover), "card")
+        hand = world.hand_message(mover)
+        assert told_preview(server, await press_card(world, mover, hand, "7C"))
         server.latency = 0.05  # every call is a network round trip
-        update = await world.press_verb(mover, world.hand_message(mover), "play")
+        update = await press_card(world, mover, hand, "7C")  # the second press: the confirm
         calls = server.calls_for(update)
         answer = next(call for call in calls if call.method == "answerCallbackQuery")
         notices = [call for call in calls if call is not answer]
         # Answered once the play was committed, beside the redrawing, not after the last of it.
         assert notices and answer.at < max(call.at for call in notices)
         assert answer.ok and server.callback_answer(update) is not None
+        assert server.callback_answer(update).text == "You played \u20667♣\u2069."  # type: ignore[union-attr]
         after = await world.table(group)
         # Committed: the play's events (one or more) moved the table on, and the turn passed.
         assert after is not None and after.version > table.version
@@ -173,11 +205,11 @@ async def test_a_confirm_pressed_twice_leaves_the_played_line_as_it_is(
 ) -> None:
     """The second press of a confirm: the line is never a live hand again."""
     alice, badr, group = players(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         hand = world.hand_message(mover)
-        await world.press_verb(mover, hand, "card")
+        await press_card(world, mover, hand, "9H")  # two plans: previewed in the hand, with Play
         play = world.buttons(hand, "play")[0]
         await world.press(mover, hand, play)
         played = hand.text
@@ -216,7 +248,7 @@ async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
     """A bot that sent a hand and was killed before noting it knows an older message: the
     newer one pressed is the live hand, not a moved one."""
     alice, badr, group = players(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         live = world.hand_message(mover)
@@ -224,11 +256,13 @@ async def test_a_live_hand_whose_reference_was_not_kept_still_plays(
         key = HAND_KEY + f"tg:{mover.id}"
         assert refs.values[key][1] == live.message_id
         refs.values[key] = [mover.id, live.message_id - 1, *refs.values[key][2:]]  # an older message
-        await world.press_verb(mover, live, "card")
+        await press_card(world, mover, live, "9H")  # two plans: previewed in the hand
         assert world.buttons(live, "play"), live.text  # previewed where it was pressed
         assert refs.values[key][1] == live.message_id
         await world.press_verb(mover, live, "play")
-        assert (await world.table(group)).version == table.version + 1  # type: ignore[union-attr]
+        played = await world.table(group)
+        assert played is not None and played.version > table.version and played.to_move != table.to_move
+        assert played.last_play is not None and played.last_play.card == "9H"
 
 
 async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_posted_again(
@@ -249,3 +283,108 @@ async def test_a_hand_that_became_a_short_line_before_its_edit_went_is_not_poste
         await world.basra.idle()
         assert len(server.messages(server.private_chat(mover), bot_only=True)) == shown
         assert live.message_id == world.hand_message(mover).message_id
+
+
+async def test_a_card_pressed_once_more_after_its_confirm_leaves_the_played_hand_as_it_is(
+    server: FakeTelegram, database: Path
+) -> None:
+    """A card's second press plays it; a third, while the hand waits a moment for the
+    opponent's answer (its short line held back, its buttons as they were), is refused, and
+    the hand is not taken up as live again: it becomes the play's short line."""
+    alice, badr, group = players(server)
+    async with dealt(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        mover = to_move(table, alice, badr)
+        hand = world.hand_message(mover)
+        card = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
+        assert told_preview(server, await world.press(mover, hand, card))
+        await server.deliver(world.app, server.user_presses(mover, hand, card))
+        played = await world.table(group)
+        assert played is not None and played.last_play is not None and played.last_play.card == "7C"
+        assert card in hand.button_data()  # still shown: the line waits for the opponent
+        update = server.user_presses(mover, hand, card)
+        await world.deliver(update)
+        answer = server.callback_answer(update)
+        assert answer is not None and answer.show_alert
+        assert await world.table(group) == played
+        assert "played" in hand.text and not hand.button_data(), hand.text
+        refs = await world.basra.delivery.refs(table.table_id)
+        assert refs.values.get(HAND_KEY + f"tg:{mover.id}") is None  # not taken up as live
+
+
+async def shown_turn(world: World, user: FakeUser, version: int) -> FakeMessage:
+    """The user's hand message with card buttons at ``version`` (their turn), once it shows
+    (within a second)."""
+    for _ in range(100):
+        found = [m for m in world.hand_messages(user)
+                 if any(d.split("|")[3] == str(version) for d in world.buttons(m, "card"))]
+        if found:
+            return found[-1]
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{user} was not shown their turn at version {version}")
+
+
+async def test_a_quick_answer_at_a_groups_1v1_is_drawn_on_the_hand_just_played(
+    server: FakeTelegram, database: Path
+) -> None:
+    """The mover's hand waits a moment for the opponent's answer: when it comes within that,
+    the turn it brings is drawn on the same hand (one edit), both plays on top."""
+    alice, badr, group = players(server)
+    async with dealt(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        mover = to_move(table, alice, badr)
+        other = badr if mover is alice else alice
+        hand = world.hand_message(mover)
+        sent = len(server.messages(server.private_chat(mover), bot_only=True))
+        seven = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
+        assert told_preview(server, await world.press(mover, hand, seven))
+        await server.deliver(world.app, server.user_presses(mover, hand, seven))  # 7♣ takes the floor
+        played = await world.table(group)
+        assert played is not None and played.last_play is not None and played.last_play.card == "7C"
+        # The opponent's turn comes as a new message at once; they answer within the moment.
+        turn = await shown_turn(world, other, played.version)
+        eight = next(d for d in world.buttons(turn, "card") if d.split("|")[4] == "8D")
+        await server.deliver(world.app, server.user_presses(other, turn, eight))
+        await server.deliver(world.app, server.user_presses(other, turn, eight))
+        await world.basra.idle()
+        answered = await world.table(group)
+        assert answered is not None and answered.last_play is not None and answered.last_play.card == "8D"
+        assert answered.to_move == table.to_move
+        # No new message for the mover: the same hand shows their turn, the two plays on top.
+        assert len(server.messages(server.private_chat(mover), bot_only=True)) == sent
+        assert world.hand_message(mover) is hand
+        assert {d.split("|")[3] for d in world.buttons(hand, "card")} == {str(answered.version)}
+        lines = hand.text.splitlines()
+        assert "played \u20667♣\u2069" in lines[0] and lines[1].startswith("Your turn"), hand.text
+        above = hand.text.split("Your hand")[0]
+        assert "played \u20668♦\u2069" in above, hand.text
+        assert len(hand.versions) == 2  # the turn drawn on it: one edit
+
+
+async def test_a_slower_answer_at_a_groups_1v1_brings_the_turn_as_a_new_message(
+    server: FakeTelegram, database: Path
+) -> None:
+    """An opponent who answers after the moment the hand waits for (``world.press`` waits
+    for every write, the held line among them): the hand became its short line, and the
+    turn comes as a new message."""
+    alice, badr, group = players(server)
+    async with dealt(server, database) as world:
+        table = await start_match(world, group, alice, badr)
+        mover = to_move(table, alice, badr)
+        other = badr if mover is alice else alice
+        hand = world.hand_message(mover)
+        sent = len(server.messages(server.private_chat(mover), bot_only=True))
+        seven = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
+        assert told_preview(server, await world.press(mover, hand, seven))
+        await world.press(mover, hand, seven)
+        assert "played" in hand.text and not hand.button_data(), hand.text
+        turn = world.hand_message(other)
+        eight = next(d for d in world.buttons(turn, "card") if d.split("|")[4] == "8D")
+        assert told_preview(server, await world.press(other, turn, eight))
+        await world.press(other, turn, eight)
+        answered = await world.table(group)
+        assert answered is not None and answered.to_move == table.to_move
+        assert len(server.messages(server.private_chat(mover), bot_only=True)) == sent + 1
+        new = world.hand_message(mover)
+        assert new is not hand and "played" in hand.text and not hand.button_data()
+        assert {d.split("|")[3] for d in world.buttons(new, "card")} == {str(answered.version)}

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.fakes import FakeTelegram, FakeUser
-from tests.telegram.world import World, start_match, to_move
+from tests.telegram.test_presses import dealt
+from tests.telegram.world import World, start_match, to_move, told_preview
 
 CARD_VERBS = ("b1|card|", "b1|play|", "b1|back|")
 
@@ -54,22 +55,25 @@ async def test_no_card_buttons_are_left_live_when_a_resign_follows_a_play_at_onc
     for user in (alice, badr):
         server.private_chat(user)
     group = server.add_group("Cafe", [alice, badr])
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         other = badr if mover is alice else alice
         hand = world.hand_message(mover)
-        await world.press(mover, hand, world.buttons(hand, "card")[0])
+        card = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
+        assert told_preview(server, await world.press(mover, hand, card))  # one outcome: a toast
         await world.send(other, None, "/hand")  # a live hand off turn, which the turn replaces
-        # The confirm and a /resign arrive together: the other player's turn is still on its
-        # way when the match ends (Telegram asked it to wait).
+        # The confirm (the card's second press) and a /resign arrive together: the other
+        # player's turn is still on its way when the match ends (Telegram asked it to wait).
         server.fail_next("sendMessage", chat=server.private_chat(other), retry_after=0.5)
-        confirm = server.user_presses(mover, hand, world.buttons(hand, "play")[0])
+        confirm = server.user_presses(mover, hand, card)
         resign = server.user_sends(mover, group, "/resign")
         await server.deliver(world.app, confirm)
         await server.deliver(world.app, resign)
         await world.basra.idle()
         assert (await world.basra.service.table(table.table_id)).status == "finished"
+        played = server.callback_answer(confirm)
+        assert played is not None and played.text == "You played \u20667♣\u2069."
         assert live_buttons(server, alice) == [] and live_buttons(server, badr) == []
 
 

@@ -19,6 +19,7 @@ from bots.telegram.delivery import content_of
 from bots.telegram.logs import CardRedactor, redact
 from tests.fakes import FakeChat, FakeTelegram, FakeUser, FloodLimit
 from tests.telegram.conftest import SPEEDUP
+from tests.telegram.test_presses import dealt, press_card
 from tests.telegram.world import CARD_LABEL, HandLedger, World, ids, to_move
 
 
@@ -127,20 +128,21 @@ async def test_flood_errors_are_retried_and_nothing_is_lost(server: FakeTelegram
 
 async def test_network_errors_and_unchanged_edits(server: FakeTelegram, database: Path) -> None:
     alice, badr, group = players(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         await start_match(world, group, alice, badr)
         table = await world.table(group)
         assert table is not None and table.to_move is not None
         mover = to_move(table, alice, badr)
         hand = world.hand_message(mover)
-        await world.press_verb(mover, hand, "card")
+        # 9♥ has two plans: its preview is drawn in the hand, an edit.
+        await press_card(world, mover, hand, "9H")
         await world.press_verb(mover, hand, "back")
         # "back" on a hand without a preview would change nothing: no edit is sent.
         update = await world.forge(mover, hand, f"b1|back|{table.table_id}|{table.version}")
         assert not [c for c in server.calls_for(update) if c.method == "editMessageText"]
         # A dropped connection on an edit is retried.
         server.fail_network_next("editMessageText", times=1)
-        await world.press_verb(mover, hand, "card")
+        await press_card(world, mover, hand, "9H")
         assert world.buttons(world.hand_message(mover), "play")
         # A press whose answer is lost to the network is answered again: the spinner stops.
         server.fail_network_next("answerCallbackQuery", times=2)

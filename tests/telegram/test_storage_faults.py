@@ -17,7 +17,8 @@ import pytest
 
 from storage import SqliteStore, StorageError
 from tests.fakes import FakeChat, FakeTelegram, FakeUser
-from tests.telegram.world import World, start_match, to_move
+from tests.telegram.test_presses import dealt, press_card
+from tests.telegram.world import World, start_match, to_move, told_preview
 
 NOT_SAVED = "That was not saved: the game's storage is failing. Nothing changed; try again in a moment."
 
@@ -30,34 +31,52 @@ def people(server: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
 
 
 async def confirm_fails_then_works(world: World, group: FakeChat, alice: FakeUser, badr: FakeUser,
-                                   broken: contextlib.AbstractContextManager[object]) -> None:
+                                   broken: contextlib.AbstractContextManager[object], card: str) -> None:
+    """The first to play (``dealt``) confirms ``card`` while the store is ``broken``, then
+    once it works: 9♥ (two plans) with Play on its preview in the hand, 7♣ (one outcome,
+    told in the press's answer) by pressing it again."""
     server = world.server
     table = await world.table(group)
     assert table is not None
     mover = to_move(table, alice, badr)
-    await world.press_verb(mover, world.hand_message(mover), "card")
     hand = world.hand_message(mover)
-    assert world.buttons(hand, "play")
-    shown = (hand.text, server.last_message(group).text)
+    pressed = await press_card(world, mover, hand, card)
+    in_hand = card == "9H"
+    if in_hand:
+        assert world.buttons(hand, "play")
+        confirm = world.buttons(hand, "play")[0]
+    else:
+        assert told_preview(server, pressed) and not world.buttons(hand, "play")
+        confirm = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == card)
+    shown = (hand.text, server.last_message(group).text, len(hand.versions))
     with broken:
-        update = await world.press_verb(mover, hand, "play")
+        update = await world.press(mover, hand, confirm)
         answer = server.callback_answer(update)
         assert answer is not None and answer.show_alert and answer.text == NOT_SAVED
         await world.basra.dispatcher.idle()
-        # Nothing is shown as played: the preview and the table are as they were.
-        assert (hand.text, server.last_message(group).text) == shown and world.buttons(hand, "play")
+        # Nothing is shown as played: the hand (its preview, if drawn there) and the table are
+        # as they were.
+        assert (hand.text, server.last_message(group).text, len(hand.versions)) == shown
+        assert bool(world.buttons(hand, "play")) == in_hand
         assert await world.table(group) == table
         # A command gets its answer too.
         other = server.add_group("Other", [alice, badr])
         await world.send(alice, other, "/newgame")
         await world.basra.dispatcher.idle()
         assert server.last_message(other).text == NOT_SAVED
+    if not in_hand:
+        # The refused confirm was a press of the card: the next one tells its preview again.
+        again = await world.press(mover, hand, confirm)
+        assert told_preview(server, again) and await world.table(group) == table
     # The store works again: the same press plays.
-    update = await world.press_verb(mover, hand, "play")
+    update = await world.press(mover, hand, confirm)
     answer = server.callback_answer(update)
     assert answer is not None and not answer.show_alert
     after = await world.table(group)
-    assert after is not None and after.version == table.version + 1
+    assert after is not None and after.version > table.version and after.to_move != table.to_move
+    assert after.last_play is not None and after.last_play.card == card
+    held = await world.basra.service.hand(table.table_id, f"tg:{mover.id}")
+    assert card not in held.hand and len(held.hand) == 3  # played once
 
 
 @contextlib.contextmanager
@@ -75,12 +94,15 @@ def refusing(store: SqliteStore) -> Iterator[None]:
         store._writer.write = original  # type: ignore[attr-defined]
 
 
-async def test_a_play_the_store_refuses_is_not_shown_as_played(server: FakeTelegram, database: Path) -> None:
+@pytest.mark.parametrize("card", ["9H", "7C"])
+async def test_a_play_the_store_refuses_is_not_shown_as_played(
+    server: FakeTelegram, database: Path, card: str
+) -> None:
     alice, badr, group = people(server)
-    async with World(server, database) as world:
+    async with dealt(server, database) as world:
         await start_match(world, group, alice, badr)
         assert world.basra.store is not None
-        await confirm_fails_then_works(world, group, alice, badr, refusing(world.basra.store))
+        await confirm_fails_then_works(world, group, alice, badr, refusing(world.basra.store), card)
 
 
 @pytest.fixture
@@ -115,6 +137,6 @@ def filled(disk: Path) -> Iterator[None]:
 
 async def test_a_full_disk_is_told_and_nothing_is_lost(server: FakeTelegram, small_disk: Path) -> None:
     alice, badr, group = people(server)
-    async with World(server, small_disk / "basra.sqlite3") as world:
+    async with dealt(server, small_disk / "basra.sqlite3") as world:
         await start_match(world, group, alice, badr)
-        await confirm_fails_then_works(world, group, alice, badr, filled(small_disk))
+        await confirm_fails_then_works(world, group, alice, badr, filled(small_disk), "9H")
