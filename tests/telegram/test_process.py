@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.fakes.telegram_http import HttpFront
-from tests.telegram.world import buttons_with
+from tests.telegram.world import buttons_with, told_preview
 
 ARABIC = re.compile(r"[\u0600-\u06FF]")
 CLOCK = "\u2066\\d+:\\d\\d\u2069"
@@ -85,8 +85,13 @@ def hand_with(server: FakeTelegram, users: list[FakeUser], verb: str) -> tuple[F
     return None
 
 
-async def play_one(front: HttpFront, server: FakeTelegram, users: list[FakeUser]) -> FakeUser:
-    """The player to move picks a card, sees the preview, confirms; returns who played."""
+async def play_one(front: HttpFront, server: FakeTelegram, users: list[FakeUser], *,
+                   settled: bool = True) -> tuple[FakeUser, FakeMessage]:
+    """The player to move picks a card, sees the preview (in the press's answer, or drawn in
+    the hand when the card has a choice), confirms (the same card again, or Play); returns
+    who played and their hand, once it became its short line (its opponent waits for that,
+    more than the time the line is held back for an answer drawn on the same hand), or
+    (``settled`` False) once the confirm was answered."""
     found = await until("a hand to play", lambda: hand_with(server, users, "card"))
     assert isinstance(found, tuple)
     mover, hand = found
@@ -95,13 +100,16 @@ async def play_one(front: HttpFront, server: FakeTelegram, users: list[FakeUser]
     assert TURN_LINE[mover.language_code or "en"].match(first), hand.text
     card = data_for(hand, "card")
     assert card is not None
-    front.press(mover, hand, card)
-    await until("the preview", lambda: data_for(hand, "play"))
-    confirm = data_for(hand, "play")
-    assert confirm is not None
-    front.press(mover, hand, confirm)
+    pressed = server.user_presses(mover, hand, card)
+    server.queue_update(pressed)
+    await until("the preview", lambda: data_for(hand, "play") or told_preview(server, pressed))
+    confirm = server.user_presses(mover, hand, data_for(hand, "play") or card)
+    server.queue_update(confirm)
+    if not settled:
+        await until("the confirm's answer", lambda: server.callback_answer(confirm))
+        return mover, hand
     await until("the hand to become a line", lambda: not hand.button_data())
-    return mover
+    return mover, hand
 
 
 async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: Path) -> None:
@@ -125,7 +133,7 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
         await until("the start button", lambda: data_for(lobby, "start"))
         front.press(alice, lobby, data_for(lobby, "start") or "")
         await until("the table", lambda: data_for(lobby, "hand"))  # the lobby became the table
-        movers = [await play_one(front, server, [alice, badr]) for _ in range(3)]
+        movers = [(await play_one(front, server, [alice, badr]))[0] for _ in range(3)]
         assert movers[0] is not movers[1] and movers[1] is not movers[2]
         code, stderr = await process.stop()
         assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
@@ -135,7 +143,7 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
         await until("the bot to poll again",
                     lambda: sum(c.method == "getUpdates" for c in server.api_calls) > polls)
         before = lobby.text
-        mover = await play_one(front, server, [alice, badr])
+        mover, _ = await play_one(front, server, [alice, badr])
         assert mover is not movers[-1]
         await until("the table to show the play", lambda: lobby.text != before)
         assert ARABIC.search(lobby.text) and server.too_many_requests() == 0
@@ -207,8 +215,10 @@ async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> N
         await until("the start button", lambda: data_for(lobby, "start"))
         front.press(alice, lobby, data_for(lobby, "start") or "")
         await until("the table", lambda: data_for(lobby, "hand"))
-        for _ in range(2):  # the group's table is paced: its edit for the last play waits
-            await play_one(front, server, [alice, badr])
+        await play_one(front, server, [alice, badr])
+        # The group's table is paced, its edit for the last play waits; so does the hand
+        # just played, whose short line is held back for the opponent's answer.
+        _, hand = await play_one(front, server, [alice, badr], settled=False)
         calls = len(server.api_calls)
         asked = time.monotonic()
         process.popen.send_signal(signal.SIGTERM)
@@ -216,7 +226,8 @@ async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> N
         took = time.monotonic() - asked
         assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
         during = [c.method for c in server.api_calls[calls:]]
-        assert "editMessageText" in during, during  # the table's waiting edit went
+        assert "editMessageText" in during, during  # the waiting edits went
+        assert not hand.button_data(), hand.text  # the hand's short line went
         assert took < 4.5, f"the stop took {took:.2f} s"
 
         process = Process(url, server.token, database)
