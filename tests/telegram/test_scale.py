@@ -123,20 +123,33 @@ class Workers:
 def the_hand(server: FakeTelegram, table: Table) -> tuple[FakeUser, FakeMessage] | None:
     """The live hand of whoever is to move: of the hand messages with card buttons (or with
     a confirm button: a card previewed, the preview having come after the player gave up
-    waiting for it), the one sent last, since a turn comes as a new message. A hand shown
-    out of turn stays pressable too, but it is older; and someone told that it is another's
-    turn waits for the next play before pressing again."""
+    waiting for it), the one for the newest state its buttons carry. A turn comes as a new
+    message, or, at a group's 1-v-1 whose opponent answered within a moment, on the hand
+    just played (an edit of an older message), while the opponent's own hand, just played,
+    stays pressable at its older state for that moment. Of two at the same state, the one
+    sent last: a hand shown out of turn stays pressable too, but it is older; and someone
+    told that it is another's turn waits for the next play before pressing again. A hand at
+    the state of a play acknowledged already (kept pressable while the answer to it is
+    awaited) is not the live one: the next turn is on its way."""
+    played = table.acknowledged[-1][1] if table.acknowledged else -1
     found = [
-        (message.versions[0].at, message.message_id, user, message)
+        (shown, message.versions[0].at, message.message_id, user, message)
         for user in table.people
         if table.waiting.get(user.id) != len(table.acknowledged)
         for message in server.messages(server.private_chat(user), bot_only=True)
         if data_for(message, "card") or data_for(message, "play")
+        if (shown := shown_version(message)) > played
     ]
     if not found:
         return None
-    _, _, user, message = max(found, key=lambda f: (f[0], f[1]))
+    *_, user, message = max(found, key=lambda f: f[:3])
     return user, message
+
+
+def shown_version(message: FakeMessage) -> int:
+    """The table's version the hand's card (or confirm) buttons carry."""
+    return max(Action.decode(data).version for data in message.button_data()
+               if data.startswith(PREFIX + "|") and Action.decode(data).verb in ("card", "play"))
 
 
 def ended(server: FakeTelegram, table: Table) -> bool:
@@ -208,7 +221,7 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
             assert pressed.callback_query is not None
             asked = server.callback_queries[pressed.callback_query.id]
             try:
-                # Drawn in the hand (a group's match), or told in the answer (practice).
+                # Drawn in the hand (a card with a choice), or told in the answer (one outcome).
                 await until("the preview", lambda h=hand, q=asked: data_for(h, "play") or not h.button_data()
                             or (q.answer is not None and q.answer.text and not q.answer.show_alert), 4.0)
             except AssertionError:
@@ -246,8 +259,8 @@ async def play(front: HttpFront, server: FakeTelegram, table: Table, give_up: fl
 
 
 def played(answer: Any, card: str | None) -> bool:
-    """Whether a confirm's answer says it was played (in practice, as the hand waits for the
-    computer's answer), in either language: acknowledged, not refused."""
+    """Whether a confirm's answer says it was played ("You played 7♦.", as the hand may wait
+    for the answer to the play), in either language: acknowledged, not refused."""
     said = {played_answer(card, translator(lang)) for lang in ("en", "ar")} if card else set()
     return not answer.show_alert and answer.text in said
 
