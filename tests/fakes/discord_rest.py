@@ -6,7 +6,8 @@ Logging in, syncing application commands, ``/gateway/bot``; interaction callback
 edited, deleted); channel messages sent, edited, deleted, read; DMs opened. Errors as
 Discord's: 404 code 10008 for an unknown or deleted message, 10062 for an interaction not
 answered within 3 s, 40060 for one answered twice, 10015 for a webhook of no answered
-interaction, 403 code 50007 for a DM to someone who takes none. Any other route is a 404
+interaction, 401 code 50027 for a token past its 15 minutes, 403 code 50007 for a DM to
+someone who takes none. Any other route is a 404
 with JSON, kept in ``FakeDiscord.unknown``.
 """
 
@@ -28,8 +29,9 @@ if TYPE_CHECKING:
 Answer = tuple[int, Any]
 Handler = Callable[["Request", re.Match[str]], Awaitable[Answer]]
 
-#: An interaction must be answered this soon, as Discord wants.
+#: An interaction must be answered this soon, as Discord wants; its token works this long.
 ANSWER_WITHIN = 3.0
+TOKEN_LIFE = 15 * 60.0
 
 
 def error(status: int, code: int, message: str) -> Answer:
@@ -42,6 +44,7 @@ UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
 UNKNOWN_INTERACTION = error(404, 10062, "Unknown interaction")
 ALREADY_ANSWERED = error(400, 40060, "Interaction has already been acknowledged.")
 NO_DMS = error(403, 50007, "Cannot send messages to this user")
+EXPIRED_TOKEN = error(401, 50027, "Invalid Webhook Token")
 
 
 class Rest:
@@ -195,15 +198,21 @@ class Rest:
             "resource": resource,
         }
 
-    def _answered(self, token: str) -> Interaction | None:
+    def _answered(self, token: str) -> Interaction | Answer:
+        """The answered interaction whose token it is, or Discord's refusal: an unknown
+        webhook (no such token, or not answered yet), or a token past its 15 minutes."""
         interaction = self.server.by_token.get(token)
-        return interaction if interaction is not None and interaction.callback is not None else None
+        if interaction is None or interaction.callback is None:
+            return UNKNOWN_WEBHOOK
+        if time.monotonic() - interaction.created > TOKEN_LIFE:
+            return EXPIRED_TOKEN
+        return interaction
 
     async def followup(self, request: Request, match: re.Match[str]) -> Answer:
         server = self.server
         interaction = self._answered(match.group(1))
-        if interaction is None:
-            return UNKNOWN_WEBHOOK
+        if not isinstance(interaction, Interaction):
+            return interaction
         data = request.body or {}
         original = server.messages.get(interaction.original or 0)
         if original is not None and original.loading and interaction.callback == 5:
@@ -220,8 +229,8 @@ class Rest:
     async def webhook_message(self, request: Request, match: re.Match[str]) -> Answer:
         server = self.server
         interaction = self._answered(match.group(1))
-        if interaction is None:
-            return UNKNOWN_WEBHOOK
+        if not isinstance(interaction, Interaction):
+            return interaction
         which = match.group(2)
         message_id = interaction.original if which == "@original" else int(which)
         stored = server.messages.get(message_id or 0)

@@ -173,3 +173,24 @@ async def test_a_message_over_discord_s_limits_is_an_invalid_form_body(fake: Fak
         "components.0.components.1.custom_id is used twice in the message",
     ]
     assert fake.shown(guild.channels[0]) == [] and len(fake.invalid) == 1
+
+
+async def test_an_interaction_s_token_works_for_fifteen_minutes(fake: FakeDiscord) -> None:
+    user = fake.add_user("alice")
+    guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [user])
+    interaction = new_interaction(2, user, guild.channels[0], guild, {"name": "basra"})
+    fake.interactions[interaction.id] = interaction
+    fake.by_token[interaction.token] = interaction
+    hook = f"{fake.url}/api/v10/webhooks/{BOT.id}/{interaction.token}"
+    status, data, _ = await call("POST", f"{hook}?wait=true", {"content": "too soon"})
+    assert (status, data["code"]) == (404, 10015)  # not answered yet
+    answer = f"{fake.url}/api/v10/interactions/{interaction.id}/{interaction.token}/callback"
+    assert (await call("POST", answer, {"type": 4, "data": {"content": "hi"}}))[0] == 200
+    assert (await call("PATCH", f"{hook}/messages/@original", {"content": "hello"}))[0] == 200
+    interaction.created -= 15 * 60 + 1
+    status, data, _ = await call("PATCH", f"{hook}/messages/@original", {"content": "late"})
+    assert (status, data["code"]) == (401, 50027)
+    assert [v.payload["content"] for v in fake.messages[interaction.original or 0].versions] == [
+        "hi",
+        "hello",
+    ]
