@@ -159,10 +159,14 @@ class Thinker:
         self._closed = False
         self._warming: asyncio.Task[None] | None = None
 
-    async def choose(self, level: str, seed: str, view: SeatView) -> tuple[Card, int]:
-        """The play ``decide`` gives, made in a worker process (or the thread)."""
+    async def choose(self, level: str, seed: str, view: SeatView, *, wait: bool = True) -> tuple[Card, int]:
+        """The play ``decide`` gives, made in a worker process (or the thread). Not ``wait``:
+        when the processes are not running yet, it is made in the thread at once instead of
+        after they start (about a second), and they start meanwhile, for the next."""
         loop = asyncio.get_running_loop()
-        if self.processes and not self._closed:
+        if not wait and self.processes and self._pool is None and not self._closed:
+            self.warm()
+        elif self.processes and not self._closed:
             try:
                 pool = self._pool or await self._opened()
             except (OSError, BrokenProcessPool):

@@ -239,15 +239,17 @@ class Timers:
 
         await self.timed(table_id, work, lambda live: self.current(table_id, version) is live)
 
-    async def computer_choice(self, live: LiveTable, seat: int, level: str) -> tuple[Card, int]:
+    async def computer_choice(self, live: LiveTable, seat: int, level: str, *,
+                              wait: bool = True) -> tuple[Card, int]:
         """The computer's play for ``seat``. It thinks off the event loop (``thinking``: the
         expert takes up to about 150 ms): meanwhile the loop keeps every other table's
         presses and deliveries going, and a write planned against a flood limit leaves when
-        planned. The table's lock is held throughout, so the match does not change under it."""
+        planned. The table's lock is held throughout, so the match does not change under it.
+        Not ``wait``: it does not wait for the thinking processes to start (``Thinker``)."""
         assert live.match is not None
         level = level if level in LEVELS else "beginner"
         seed = f"{live.table_id}:{live.record.version}"
-        return await self.thinker.choose(level, seed, live.match.view(seat))
+        return await self.thinker.choose(level, seed, live.match.view(seat), wait=wait)
 
     async def on_warning(self, table_id: str, version: int) -> None:
         async def work(live: LiveTable) -> list[Notice]:
@@ -274,7 +276,10 @@ class Timers:
                 return await self._t.end(live, "expired", None)
             if capacity(record) == 2:
                 return await self._t.end(live, "timeout", seat)
-            card, plan = await self.computer_choice(live, seat, "beginner")
+            # The beginner's card, at once: a clock is due now, and the beginner decides in
+            # a moment, so a process whose thinking processes are not running yet (no computer
+            # has played here, or it took the table over) does not wait for them to start.
+            card, plan = await self.computer_choice(live, seat, "beginner", wait=False)
             events = [{"kind": "auto_played", "seat": seat, "reason": "timeout"}]
             async with live.writing:
                 played = self._t.play_events(match, seat, card, plan)

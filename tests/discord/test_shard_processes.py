@@ -10,8 +10,8 @@ process holding its shard and be answered by that process; each clock must fire 
 0.5 s of its deadline; no 429, no unknown route, and no card of a hand in a channel message.
 Then guild B's process is killed outright while a clock runs there: the other process takes
 the overdue clock over, fires it once, and writes to guild B's channel. The first clock of a
-2-v-2 of four people, which waits for its process's computer thinking to start, is an
-expected failure until the bot starts it ahead for such tables too. Last, people of both
+2-v-2 of four people, in a process where no computer has played yet, fires on time too: it
+does not wait for the computers' thinking processes to start. Last, people of both
 guilds ask the pairing pool for an opponent: the pool runs on shard 0's process, where
 Discord brings every DM interaction, and the match is played in their DMs.
 
@@ -413,8 +413,8 @@ async def test_a_killed_shard_process_s_overdue_clock_is_taken_over(world: World
     """Guild B's process is killed (SIGKILL) while a person's turn clock runs there: the other
     process claims the clock within about a second of its being 1.5 s overdue, it still fires
     once, and that process writes the play to guild B's channel. A practice against the
-    computer in guild A has started the survivor's thinking process, which the clock's play
-    for the absent person uses (a cold one is the expected failure below)."""
+    computer in guild A has started the survivor's thinking process first, which the
+    computers of guild B's table use once it is taken over."""
     fake, store, alice, carol, dave = world.fake, world.store, world.alice, world.carol, world.dave
     await carol.slash("settings", clock=CLOCK)
     await alice.slash("new", mode="practice", players=2)
@@ -456,15 +456,11 @@ async def test_a_killed_shard_process_s_overdue_clock_is_taken_over(world: World
     assert fake.refused == [] and fake.unknown == [] and fake.invalid == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the first clock of a table without a computer seat waits for its process's thinkers to start",
-)
 async def test_the_first_clock_of_a_2v2_of_four_people_fires_on_time(world: World) -> None:
-    """In a 2-v-2 of four people the clock plays for an absent person with a computer's
-    choice, thought in the process's worker (``BASRA_COMPUTER_PROCESSES``). ``Timers.arm``
-    starts the workers ahead only for a table with a computer seat, so the first clock of
-    this table waits for them to start: about a second late, where the others are on time."""
+    """In a 2-v-2 of four people the clock plays for an absent person with the beginner's
+    choice. No computer has played in this process, so its thinking processes are not
+    running: the clock does not wait for them to start (about a second) but decides at once
+    in the process itself (``Thinker.choose(wait=False)``)."""
     fake, store, alice = world.fake, world.store, world.alice
     await alice.slash("settings", clock=CLOCK)
     await alice.slash("new", mode="2v2")

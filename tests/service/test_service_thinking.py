@@ -205,6 +205,29 @@ def test_ctrl_c_leaves_the_screen_clean() -> None:
     wait_gone(workers)
 
 
+async def test_a_clock_s_choice_does_not_wait_for_the_processes_to_start() -> None:
+    """A turn clock plays the beginner's card for the absent person at once: where no
+    computer has played yet, it is decided in the thread, and the processes start meanwhile
+    for the next."""
+    thinker = Thinker(1)
+    try:
+        match = Match.new(4, Rules(), seed=9)
+        view = match.view(match.to_move or 0)
+        started = time.perf_counter()
+        play = await thinker.choose("beginner", "clock:1", view, wait=False)
+        took = time.perf_counter() - started
+        assert play == decide("beginner", "clock:1", view)
+        assert thinker.pids() == []  # decided before any process ran
+        for _ in range(200):  # and they came up meanwhile
+            if thinker.pids():
+                break
+            await asyncio.sleep(0.05)
+        assert len(thinker.pids()) == 1, took
+        assert await thinker.choose("beginner", "clock:2", view, wait=False) == decide("beginner", "clock:2", view)
+    finally:
+        await thinker.close()
+
+
 async def test_a_closed_thinker_starts_nothing_more() -> None:
     thinker = Thinker(1)
     match = Match.new(2, Rules(), seed=5)
