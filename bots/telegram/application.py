@@ -44,6 +44,7 @@ from ..web import WebTable
 from .commands import register_commands
 from .delivery import Delivery
 from .handlers import Handlers
+from .hands import FOLD_PERSON
 from .limits import dispatcher
 from .logs import on_error
 from .outbox import Outbox
@@ -200,6 +201,9 @@ class BasraTelegram(Hosted):
         self.delivery.bot_username = self.application.bot.username
         # A practice play's line waits for the computers' answer as long as they pause (``hands``).
         self.delivery.computer_delay = host.config.computer_delay
+        # A group 1-v-1 play's line waits that long for the opponent's answer, on the clock of
+        # the limits (tests may run them faster).
+        self.delivery.fold_person = FOLD_PERSON / self.speedup
         if self.commands:
             await register_commands(self.application.bot)
         if self.web is not None:  # a search begun on the start page shows in the chat too

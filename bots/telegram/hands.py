@@ -151,6 +151,9 @@ class HandMessages:
     web: WebTable | None = None
     #: The pause a computer seat makes before it plays (``ServiceConfig.computer_delay``).
     computer_delay: float = 0.8
+    #: How long a group 1-v-1 play's short line waits for the opponent's answer
+    #: (``FOLD_PERSON``; shorter for tests whose limits' clocks run faster).
+    fold_person: float = FOLD_PERSON
 
     if TYPE_CHECKING:  # what ``Delivery`` provides
         outbox: Outbox
@@ -223,7 +226,7 @@ class HandMessages:
     def fold_hold(self, hand: HandView, *, people: bool = True) -> float | None:
         """How long ``hand``'s player's next turn may be waited for (``folds``): the
         computers' pauses, and ``FOLD_MARGIN``, when every seat to play before it is a
-        computer's and their pauses add up to ``FOLD_MOST`` at most; ``FOLD_PERSON`` when it is
+        computer's and their pauses add up to ``FOLD_MOST`` at most; ``fold_person`` when it is
         a group's 1-v-1 opponent (not when ``people`` is False); else None."""
         table = hand.table
         if not table.running or table.to_move is None or not folds(hand):
@@ -231,7 +234,7 @@ class HandMessages:
         seat, pauses = table.to_move, 0
         while seat != hand.seat:
             if table.seats[seat].computer is None:
-                return FOLD_PERSON if people and not in_practice(hand) else None
+                return self.fold_person if people and not in_practice(hand) else None
             pauses += 1
             seat = (seat + 1) % table.players
         paused = pauses * self.computer_delay

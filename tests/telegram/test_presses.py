@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import Update
 
-from bots.telegram.hands import HAND_KEY
+from bots.telegram.hands import FOLD_PERSON, HAND_KEY
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.service.helpers import deck_for, factory
 from tests.telegram.world import World, start_match, to_move, told_preview
@@ -293,6 +293,7 @@ async def test_a_card_pressed_once_more_after_its_confirm_leaves_the_played_hand
     the hand is not taken up as live again: it becomes the play's short line."""
     alice, badr, group = players(server)
     async with dealt(server, database) as world:
+        world.basra.delivery.fold_person = FOLD_PERSON  # as shipped, not sped up with the limits
         table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         hand = world.hand_message(mover)
@@ -331,6 +332,7 @@ async def test_a_quick_answer_at_a_groups_1v1_is_drawn_on_the_hand_just_played(
     the turn it brings is drawn on the same hand (one edit), both plays on top."""
     alice, badr, group = players(server)
     async with dealt(server, database) as world:
+        world.basra.delivery.fold_person = FOLD_PERSON  # as shipped, not sped up with the limits
         table = await start_match(world, group, alice, badr)
         mover = to_move(table, alice, badr)
         other = badr if mover is alice else alice
