@@ -24,7 +24,7 @@ from aiohttp import web
 from .discord_payloads import EPHEMERAL, Interaction, snowflake
 
 if TYPE_CHECKING:
-    from .discord_server import FakeDiscord, Request
+    from .discord_server import FakeDiscord, Request, StoredMessage
 
 Answer = tuple[int, Any]
 Handler = Callable[["Request", re.Match[str]], Awaitable[Answer]]
@@ -238,13 +238,18 @@ class Rest:
             return UNKNOWN_MESSAGE
         if which != "@original" and stored.token != interaction.token:
             return UNKNOWN_MESSAGE
+        return self._on_message(request, stored)
+
+    def _on_message(self, request: Request, stored: StoredMessage) -> Answer:
+        """Read, delete or edit a message found for the request (``GET``, ``DELETE``, else an
+        edit)."""
         if request.method == "GET":
             return 200, stored.payload
         if request.method == "DELETE":
-            server.delete(stored, request.process)
+            self.server.delete(stored, request.process)
             return 204, None
-        server.edit(stored, request.body or {}, request.process)
-        server.answered.set()
+        self.server.edit(stored, request.body or {}, request.process)
+        self.server.answered.set()
         return 200, stored.payload
 
     # -- channels, messages, DMs ----------------------------------------------------------
@@ -272,14 +277,7 @@ class Rest:
             or stored.channel.id != int(match.group(1))
         ):
             return UNKNOWN_MESSAGE
-        if request.method == "GET":
-            return 200, stored.payload
-        if request.method == "DELETE":
-            server.delete(stored, request.process)
-            return 204, None
-        server.edit(stored, request.body or {}, request.process)
-        server.answered.set()
-        return 200, stored.payload
+        return self._on_message(request, stored)
 
     async def channel(self, request: Request, match: re.Match[str]) -> Answer:
         channel = self.server.channels.get(int(match.group(1)))
