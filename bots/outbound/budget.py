@@ -12,9 +12,15 @@ Hence the few lines here.
 
 Two more rules keep a busy chat live rather than bursty:
 
-- ``spacing``: writes that only refresh a message (paced writes) keep at
-  least that many seconds apart, so a fast game spends its group's 20 writes
-  a minute evenly instead of in a burst followed by a minute of silence;
+- ``spacing``: writes that only refresh a message (paced writes) keep that
+  many seconds apart on average, so a fast game spends its group's 20 writes
+  a minute evenly instead of in a burst followed by a minute of silence; a
+  chat that was quiet a while has ``burst`` of them at once (a credit comes
+  back every ``spacing`` seconds, up to ``burst``), so a game played at a
+  person's pace shows each play at once instead of waiting out the spacing;
+  with ``urgent_spaced``, an urgent write (which goes at once) spends a
+  credit too, so the paced writes after it keep their distance from it: a
+  private chat's writes then never bunch up and leave a gap;
 - ``reserve``: paced writes leave that many writes of the window unused, so
   an urgent write (a reply to a command, a player's turn) never waits for
   the window to clear; urgent writes spend the reserve before they take from
@@ -33,16 +39,20 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Limit:
     """At most ``calls`` writes in any ``period`` seconds; paced writes also keep ``spacing``
-    seconds apart and leave ``reserve`` of the window to urgent ones."""
+    seconds apart (``burst`` of them closer after a quiet while; from urgent writes too
+    with ``urgent_spaced``) and leave ``reserve`` of the window to urgent ones."""
 
     calls: int
     period: float
     reserve: int = 0
     spacing: float = 0.0
+    burst: int = 1
+    urgent_spaced: bool = False
 
     def scaled(self, factor: float) -> Limit:
         """The same limit with time running ``factor`` times faster (tests)."""
-        return Limit(self.calls, self.period / factor, self.reserve, self.spacing / factor)
+        return Limit(self.calls, self.period / factor, self.reserve, self.spacing / factor, self.burst,
+                     self.urgent_spaced)
 
 
 def padded(seconds: float, *, speedup: float = 1.0, share: float = 0.02, fixed: float = 0.03) -> float:
@@ -55,16 +65,25 @@ def padded(seconds: float, *, speedup: float = 1.0, share: float = 0.02, fixed: 
 class Budget:
     """The writes one chat (or the whole bot) made lately, against its ``Limit``."""
 
-    __slots__ = ("_blocked_until", "_last_paced", "_times", "limit")
+    __slots__ = ("_blocked_until", "_credit", "_credit_at", "_times", "limit")
 
     def __init__(self, limit: Limit) -> None:
-        if limit.calls < 1 or limit.period <= 0 or not 0 <= limit.reserve < limit.calls:
+        if limit.calls < 1 or limit.period <= 0 or not 0 <= limit.reserve < limit.calls or limit.burst < 1:
             raise ValueError(f"not a usable limit: {limit}")
         self.limit = limit
         #: Every write of the window, in time order: (when, whether it was urgent).
         self._times: deque[tuple[float, bool]] = deque()
-        self._last_paced = -math.inf
+        #: The paced writes' credit (``spacing``) as it was at ``_credit_at``.
+        self._credit = float(limit.burst)
+        self._credit_at = -math.inf
         self._blocked_until = -math.inf
+
+    def _credit_then(self, at: float) -> float:
+        """The paced writes' credit at ``at``: one more every ``spacing`` seconds, up to ``burst``."""
+        limit = self.limit
+        if limit.spacing <= 0 or at == math.inf:
+            return float(limit.burst)
+        return min(float(limit.burst), self._credit + (at - self._credit_at) / limit.spacing)
 
     def free_at(self, now: float, *, urgent: bool) -> float:
         """The earliest time (``now`` or later) a write of this kind fits the budget.
@@ -95,17 +114,20 @@ class Budget:
                 pressed -= 1
             else:
                 paced -= 1
-        return max(at, self._last_paced + limit.spacing)
+        credit = self._credit_then(at)
+        return at if credit >= 1 else at + (1 - credit) * limit.spacing
 
     def spend(self, now: float, *, urgent: bool) -> float | None:
         """A write starts now (check ``free_at`` first); returns what ``refund`` needs (for a
-        paced write, the paced write before it; None for an urgent one)."""
+        paced write, the credit it took; None for an urgent one)."""
         self._times.append((now, urgent))
         if urgent:
+            if self.limit.urgent_spaced:
+                self._credit, self._credit_at = self._credit_then(now) - 1, now
             return None
-        previous = self._last_paced
-        self._last_paced = now
-        return previous
+        credit = self._credit_then(now)
+        self._credit, self._credit_at = credit - 1, now
+        return credit
 
     def refund(self, at: float, previous: float | None) -> None:
         """The write spent at ``at`` made no call after all (nothing had changed);
@@ -114,8 +136,8 @@ class Budget:
             self._times.remove((at, previous is None))
         except ValueError:
             return  # already out of the window
-        if previous is not None and self._last_paced == at:
-            self._last_paced = previous
+        if previous is not None:  # the paced write's credit comes back
+            self._credit = min(float(self.limit.burst), self._credit + 1)
 
     def answered(self, at: float, now: float, *, urgent: bool) -> None:
         """The write spent at ``at`` was answered at ``now``. The server counted it when it

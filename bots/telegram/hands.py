@@ -223,18 +223,18 @@ class HandMessages:
         await self.show_hand(hand, notice.lang, fresh=not announced, header=header, urgent=not paced,
                              order=FIRST)
 
-    def fold_hold(self, hand: HandView, *, people: bool = True) -> float | None:
+    def fold_hold(self, hand: HandView) -> float | None:
         """How long ``hand``'s player's next turn may be waited for (``folds``): the
         computers' pauses, and ``FOLD_MARGIN``, when every seat to play before it is a
         computer's and their pauses add up to ``FOLD_MOST`` at most; ``fold_person`` when it is
-        a group's 1-v-1 opponent (not when ``people`` is False); else None."""
+        a group's 1-v-1 opponent; else None."""
         table = hand.table
         if not table.running or table.to_move is None or not folds(hand):
             return None
         seat, pauses = table.to_move, 0
         while seat != hand.seat:
             if table.seats[seat].computer is None:
-                return self.fold_person if people and not in_practice(hand) else None
+                return None if in_practice(hand) else self.fold_person
             pauses += 1
             seat = (seat + 1) % table.players
         paused = pauses * self.computer_delay
@@ -458,9 +458,10 @@ class HandMessages:
             self.reachable.add(user)
             return outcome_of(sent)
 
-        # At a practice match the computers' first plays are awaited: the turn they bring shows
-        # the cards instead (``turn`` drops this write), unless they take longer.
-        hold = self.fold_hold(hand, people=False)
+        # At a practice match the computers' first plays are awaited, and at a group's 1-v-1
+        # the opponent's first play a moment: the turn it brings shows the cards instead
+        # (``turn`` drops this write), unless it takes longer.
+        hold = self.fold_hold(hand)
         self.put(("first look", hand.table_id, hand.player_id), user, run, urgent=hold is None, order=REPLY,
                  label="first hand", after=hold or 0.0)
 

@@ -79,6 +79,47 @@ def test_spacing_keeps_paced_writes_apart_but_not_urgent_ones() -> None:
     assert budget.free_at(0.25, urgent=False) == 0.5
 
 
+def test_a_quiet_chat_has_its_burst_of_paced_writes_then_their_even_pace() -> None:
+    """A group quiet for a while refreshes at once, ``burst`` times; a fast game then keeps
+    the spacing, and the credit comes back one a ``spacing`` while it is quiet."""
+    budget = Budget(Limit(20, 60.0, reserve=2, spacing=4.0, burst=3))
+    for at in (0.0, 1.0, 2.0):
+        assert budget.free_at(at, urgent=False) == at
+        budget.spend(at, urgent=False)
+    # The credit used, the next waits for one to come back: 3 writes' worth took 2 s.
+    assert budget.free_at(2.0, urgent=False) == pytest.approx(4.0)
+    budget.spend(4.0, urgent=False)
+    assert budget.free_at(4.0, urgent=False) == pytest.approx(8.0)
+    # A person's pace, a play every 5 s, never waits: each refresh goes as its play comes.
+    for at in (20.0, 25.0, 30.0, 35.0, 40.0):
+        assert budget.free_at(at, urgent=False) == at
+        budget.spend(at, urgent=False)
+    # However fast, the window's count holds: never more than 18 paced writes a minute.
+    fast = Budget(Limit(20, 60.0, reserve=2, spacing=60.0 / 18, burst=3))
+    at, spent = 0.0, []
+    while at < 120.0:
+        at = fast.free_at(at, urgent=False)
+        fast.spend(at, urgent=False)
+        spent.append(at)
+    assert max(sum(1 for t in spent if start <= t < start + 60.0) for start in spent) <= 18
+
+
+def test_with_urgent_spaced_paced_writes_keep_their_distance_from_urgent_ones_too() -> None:
+    """A private chat: an urgent write goes at once, and the paced one after it keeps the
+    spacing from it, so three writes never bunch up in the window and then leave a gap."""
+    budget = Budget(Limit(3, 3.0, spacing=1.0, urgent_spaced=True))
+    assert budget.free_at(0.0, urgent=True) == 0.0
+    budget.spend(0.0, urgent=True)
+    assert budget.free_at(0.1, urgent=False) == pytest.approx(1.0)
+    assert budget.free_at(0.1, urgent=True) == 0.1  # urgent ones still go while there is room
+    budget.spend(1.0, urgent=False)
+    assert budget.free_at(1.0, urgent=False) == pytest.approx(2.0)
+    # Without it (a group), an urgent reply leaves the refreshes their own pace.
+    group = Budget(Limit(3, 3.0, spacing=1.0))
+    group.spend(0.0, urgent=True)
+    assert group.free_at(0.1, urgent=False) == 0.1
+
+
 def test_a_refund_gives_the_slot_back() -> None:
     budget = Budget(Limit(2, 1.0, spacing=0.25))
     budget.spend(0.0, urgent=False)

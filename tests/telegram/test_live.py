@@ -50,8 +50,16 @@ async def test_a_fast_1v1_keeps_every_chat_live_within_telegrams_limits(database
     (alice, badr), group = people(server, "en", "en")
     async with World(server, database) as world:
         timeline = Timeline.watch(world.basra.delivery)
-        await start_match(world, group, alice, badr)
+        await world.send(alice, group, "/newgame")
+        lobby = server.last_message(group)
+        await world.press_verb(badr, lobby, "join")
+        # The lobby stays open a moment, as people gather: the note each got on joining ("your
+        # cards come here") is past its private chat's window when the match starts.
+        await asyncio.sleep(3.1)
         writes_before = len([c for c in server.api_calls if c.method in WRITES])
+        # Alice starts, and the first to move plays as soon as their hand shows: nobody waits
+        # for the bot's writes to settle (``world.press`` would).
+        await server.deliver(world.app, server.user_presses(alice, lobby, world.buttons(lobby, "start")[0]))
         acks, plays = [], 0
         started = time.perf_counter()
         while plays < 16:
