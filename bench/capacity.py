@@ -17,7 +17,8 @@ matches start within the first 10 s. Printed for each number of matches:
 
 - group lag p50/p99: a confirm answered (the play is committed then) → the group's
   table shows that play or a later state;
-- turn p99: a confirm answered → the next player's new hand (their turn) shows;
+- turn p99: a confirm answered → the next player's hand shows their turn (a new message,
+  or the hand they just played drawn again);
 - fairness: each table's median group lag, the median of them and the slowest (the
   slowest within 2× the median: no table starves while others stay live);
 - writes per confirm (sends and edits to chats; the previews drawn in a hand apart,
@@ -183,13 +184,15 @@ def timed_group_lags(server: FakeTelegram, match: Match) -> list[tuple[float, fl
 
 
 def turn_lags(server: FakeTelegram, match: Match) -> list[float]:
+    """For each confirm, how soon the other's hand showed their turn: a new message, or the
+    hand they just played drawn again with it (a quick answer, ``bots.telegram.hands``)."""
     lags = []
     for at, pressed, user in match.confirms:
         other = next(u for u in match.people if u is not user)
-        sent = [m.versions[0].at for m in server.messages(server.private_chat(other), bot_only=True)
-                if m.versions[0].at >= at and (shown_version(_data(m.versions[0]), "card") or -1) > pressed]
-        if sent:
-            lags.append(min(sent) - at)
+        shown = [v.at for m in server.messages(server.private_chat(other), bot_only=True) for v in m.versions
+                 if v.at >= at and (shown_version(_data(v), "card") or -1) > pressed]
+        if shown:
+            lags.append(min(shown) - at)
     return lags
 
 
