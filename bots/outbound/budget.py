@@ -16,8 +16,9 @@ Two more rules keep a busy chat live rather than bursty:
   many seconds apart on average, so a fast game spends its group's 20 writes
   a minute evenly instead of in a burst followed by a minute of silence; a
   chat that was quiet a while has ``burst`` of them at once (a credit comes
-  back every ``spacing`` seconds, up to ``burst``), so a game played at a
-  person's pace shows each play at once instead of waiting out the spacing;
+  back every ``spacing`` seconds, up to ``burst``; a new budget has one), so
+  a game played at a person's pace shows each play at once instead of
+  waiting out the spacing;
   with ``urgent_spaced``, an urgent write (which goes at once) spends a
   credit too, so the paced writes after it keep their distance from it: a
   private chat's writes then never bunch up and leave a gap;
@@ -73,9 +74,11 @@ class Budget:
         self.limit = limit
         #: Every write of the window, in time order: (when, whether it was urgent).
         self._times: deque[tuple[float, bool]] = deque()
-        #: The paced writes' credit (``spacing``) as it was at ``_credit_at``.
-        self._credit = float(limit.burst)
-        self._credit_at = -math.inf
+        #: The paced writes' credit (``spacing``) as it was at ``_credit_at``: one to begin with
+        #: (a process just started does not know what another wrote before it), more as the
+        #: chat stays quiet.
+        self._credit = 1.0
+        self._credit_at: float | None = None
         self._blocked_until = -math.inf
 
     def _credit_then(self, at: float) -> float:
@@ -83,6 +86,8 @@ class Budget:
         limit = self.limit
         if limit.spacing <= 0 or at == math.inf:
             return float(limit.burst)
+        if self._credit_at is None:
+            return min(float(limit.burst), self._credit)
         return min(float(limit.burst), self._credit + (at - self._credit_at) / limit.spacing)
 
     def free_at(self, now: float, *, urgent: bool) -> float:

@@ -83,15 +83,18 @@ def test_a_quiet_chat_has_its_burst_of_paced_writes_then_their_even_pace() -> No
     """A group quiet for a while refreshes at once, ``burst`` times; a fast game then keeps
     the spacing, and the credit comes back one a ``spacing`` while it is quiet."""
     budget = Budget(Limit(20, 60.0, reserve=2, spacing=4.0, burst=3))
-    for at in (0.0, 1.0, 2.0):
+    # A new budget has one credit: a process just started may not know another's writes.
+    budget.spend(0.0, urgent=False)
+    assert budget.free_at(0.0, urgent=False) == pytest.approx(4.0)
+    for at in (12.0, 13.0, 14.0):  # quiet for 12 s: the burst is back
         assert budget.free_at(at, urgent=False) == at
         budget.spend(at, urgent=False)
     # The credit used, the next waits for one to come back: 3 writes' worth took 2 s.
-    assert budget.free_at(2.0, urgent=False) == pytest.approx(4.0)
-    budget.spend(4.0, urgent=False)
-    assert budget.free_at(4.0, urgent=False) == pytest.approx(8.0)
+    assert budget.free_at(14.0, urgent=False) == pytest.approx(16.0)
+    budget.spend(16.0, urgent=False)
+    assert budget.free_at(16.0, urgent=False) == pytest.approx(20.0)
     # A person's pace, a play every 5 s, never waits: each refresh goes as its play comes.
-    for at in (20.0, 25.0, 30.0, 35.0, 40.0):
+    for at in (32.0, 37.0, 42.0, 47.0, 52.0):
         assert budget.free_at(at, urgent=False) == at
         budget.spend(at, urgent=False)
     # However fast, the window's count holds: never more than 18 paced writes a minute.
