@@ -92,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if (status := asyncio.run(reach(settings))) is not None:
             return status
-    except KeyboardInterrupt:  # stopped while still trying to reach the Bot API
-        return 130
-    from .application import build_application
+        from .application import build_application
 
-    application, basra = build_application(settings)
+        application, basra = build_application(settings)
+    except KeyboardInterrupt:  # stopped while still starting: reaching the Bot API, building the bot
+        return 130
     try:
         if settings.webhook_url:
             application.run_webhook(**webhook_options(settings))
