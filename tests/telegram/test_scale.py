@@ -315,8 +315,10 @@ async def test_three_webhook_workers_on_postgresql_lose_nothing_when_killed(
                  for t in [*tables, practice]]
 
         async def killing() -> None:
+            # A kill every 1.15 s on average: a play no longer waits for its preview's edit, so
+            # the matches are over in about half a minute, and every kill must fall within them.
             while workers.kills < KILLS and not all(g.done() for g in games):
-                await asyncio.sleep(rng.uniform(0.8, 2.5))
+                await asyncio.sleep(rng.uniform(0.5, 1.8))
                 workers.kill(rng.randrange(WORKERS))
 
         killer = asyncio.ensure_future(killing())
