@@ -84,7 +84,7 @@ class Budget:
     def _credit_then(self, at: float) -> float:
         """The paced writes' credit at ``at``: one more every ``spacing`` seconds, up to ``burst``."""
         limit = self.limit
-        if limit.spacing <= 0 or at == math.inf:
+        if limit.spacing <= 0:
             return float(limit.burst)
         if self._credit_at is None:
             return min(float(limit.burst), self._credit)

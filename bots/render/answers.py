@@ -60,8 +60,8 @@ def lobby_answer(t: Translator, verb: str, view: LobbyView | TableView | None, p
 
 
 def played_answer(card: str, t: Translator) -> str:
-    """The answer to a press that played ``card`` where the hand itself may wait a moment for
-    the answer to the play to be drawn with it (practice, a group's 1-v-1).
+    """The answer to a press that played ``card``: the hand itself may wait a moment for the
+    answer to the play to be drawn with it (practice, a group's 1-v-1).
 
     >>> from bots.i18n import translator
     >>> played_answer("7D", translator("en"))

@@ -306,6 +306,7 @@ class Pool(UseCase):
                 await self._recover()
                 self._recovered = True
             waiting = await self._store.pool_entries(self.pooled, "waiting")
+            ours = self.pairing  # (the platforms this process pairs)
             by_mode: defaultdict[str, list[PoolEntry]] = defaultdict(list)
             for entry in waiting:
                 by_mode[entry.mode].append(entry)
@@ -318,14 +319,14 @@ class Pool(UseCase):
                 tiers = {p: 1 for p, n in abandons.items() if n >= ABANDONS_APART}
                 by_id = {e.player_id: e for e in entries}
                 for group in self._groups(mode, entries, now, apart, met - self._never_met, tiers):
-                    keeper = next((platform_of(p) for p in group if platform_of(p) in self.pairing), None)
+                    keeper = next((platform_of(p) for p in group if platform_of(p) in ours), None)
                     if keeper is None:
                         continue  # nobody of this process's: the process of theirs seats them
                     if await self._seat_group([by_id[p] for p in group], now, keeper):
                         seated += 1
                         for p in group:
                             by_id.pop(p)
-                unseated.extend(e for e in by_id.values() if e.platform in self.pairing)
+                unseated.extend(e for e in by_id.values() if e.platform in ours)
             await self._tell_waiting(unseated, now)  # how many look is read once, every kind seated
         return seated
 
@@ -415,12 +416,13 @@ class Pool(UseCase):
         now = self._clock.now()
         everyone = await self._store.pool_entries(self.pooled, "waiting")
         counts = {mode: sum(1 for e in everyone if e.mode == mode) for mode in MODES}
-        waiting = [e for e in everyone if e.platform in self.pairing]
+        ours = self.pairing
+        waiting = [e for e in everyone if e.platform in ours]
         for entry in waiting:
             self._told[entry.player_id] = (counts.get(entry.mode, 0), now)
         await self._tell([PoolLooking(self._view(e, counts.get(e.mode, 0)), resumed=True) for e in waiting])
         unopened: defaultdict[str, list[str]] = defaultdict(list)
-        for entry in await self._store.pool_entries(self.pairing, "seated"):
+        for entry in await self._store.pool_entries(ours, "seated"):
             if entry.table_id is not None and await self._store.get_table(entry.table_id) is not None:
                 continue
             unopened[entry.table_id or ""].append(entry.player_id)
