@@ -310,11 +310,16 @@ class FakeDiscord:
 
     # -- interactions ---------------------------------------------------------------------
 
-    async def interact(self, interaction: Interaction) -> None:
-        """Send the interaction to the bot as Discord does: over the shard of its guild."""
+    def remember(self, interaction: Interaction) -> None:
+        """Know the interaction by its id and its token, made now, as Discord does once it
+        sends it."""
         self.interactions[interaction.id] = interaction
         self.by_token[interaction.token] = interaction
         interaction.created = time.monotonic()
+
+    async def interact(self, interaction: Interaction) -> None:
+        """Send the interaction to the bot as Discord does: over the shard of its guild."""
+        self.remember(interaction)
         guild_id = interaction.guild.id if interaction.guild is not None else None
         connection = await self.gateway.dispatch(
             guild_id, "INTERACTION_CREATE", interaction.payload(self.application_id)

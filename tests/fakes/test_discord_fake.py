@@ -83,8 +83,7 @@ async def test_an_interaction_answered_late_or_twice_is_refused(fake: FakeDiscor
     user = fake.add_user("alice")
     guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [user])
     late = new_interaction(2, user, guild.channels[0], guild, {"name": "basra"})
-    fake.interactions[late.id] = late
-    fake.by_token[late.token] = late
+    fake.remember(late)
     late.created = time.monotonic() - 3.5
     url = f"{fake.url}/api/v10/interactions/{late.id}/{late.token}/callback"
     status, data, _ = await call("POST", url, {"type": 4, "data": {"content": "late"}})
@@ -179,8 +178,7 @@ async def test_an_interaction_s_token_works_for_fifteen_minutes(fake: FakeDiscor
     user = fake.add_user("alice")
     guild = fake.add_guild(guild_id_on(0, 2), "Cairo", [user])
     interaction = new_interaction(2, user, guild.channels[0], guild, {"name": "basra"})
-    fake.interactions[interaction.id] = interaction
-    fake.by_token[interaction.token] = interaction
+    fake.remember(interaction)
     hook = f"{fake.url}/api/v10/webhooks/{BOT.id}/{interaction.token}"
     status, data, _ = await call("POST", f"{hook}?wait=true", {"content": "too soon"})
     assert (status, data["code"]) == (404, 10015)  # not answered yet

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from telegram import Update
 
+from bots.service import TableView
 from bots.telegram.hands import FOLD_PERSON, HAND_KEY
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.service.helpers import deck_for, factory
@@ -325,6 +327,31 @@ async def shown_turn(world: World, user: FakeUser, version: int) -> FakeMessage:
     raise AssertionError(f"{user} was not shown their turn at version {version}")
 
 
+@dataclass
+class Opening:
+    """The start of a dealt 1-v-1: who moves first, their hand, how many bot messages their
+    private chat holds, and their 7♣ (one outcome: it takes the whole floor), its preview
+    told in the press's answer."""
+
+    table: TableView
+    mover: FakeUser
+    other: FakeUser
+    hand: FakeMessage
+    sent: int
+    seven: str
+
+
+async def opening(world: World, server: FakeTelegram, group: FakeChat, alice: FakeUser,
+                  badr: FakeUser) -> Opening:
+    table = await start_match(world, group, alice, badr)
+    mover = to_move(table, alice, badr)
+    hand = world.hand_message(mover)
+    sent = len(server.messages(server.private_chat(mover), bot_only=True))
+    seven = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
+    assert told_preview(server, await world.press(mover, hand, seven))
+    return Opening(table, mover, badr if mover is alice else alice, hand, sent, seven)
+
+
 async def test_a_quick_answer_at_a_groups_1v1_is_drawn_on_the_hand_just_played(
     server: FakeTelegram, database: Path
 ) -> None:
@@ -333,14 +360,9 @@ async def test_a_quick_answer_at_a_groups_1v1_is_drawn_on_the_hand_just_played(
     alice, badr, group = players(server)
     async with dealt(server, database) as world:
         world.basra.delivery.fold_person = FOLD_PERSON  # as shipped, not sped up with the limits
-        table = await start_match(world, group, alice, badr)
-        mover = to_move(table, alice, badr)
-        other = badr if mover is alice else alice
-        hand = world.hand_message(mover)
-        sent = len(server.messages(server.private_chat(mover), bot_only=True))
-        seven = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
-        assert told_preview(server, await world.press(mover, hand, seven))
-        await server.deliver(world.app, server.user_presses(mover, hand, seven))  # 7♣ takes the floor
+        start = await opening(world, server, group, alice, badr)
+        table, mover, other, hand, sent = start.table, start.mover, start.other, start.hand, start.sent
+        await server.deliver(world.app, server.user_presses(mover, hand, start.seven))  # 7♣ takes the floor
         played = await world.table(group)
         assert played is not None and played.last_play is not None and played.last_play.card == "7C"
         # The opponent's turn comes as a new message at once; they answer within the moment.
@@ -371,14 +393,9 @@ async def test_a_slower_answer_at_a_groups_1v1_brings_the_turn_as_a_new_message(
     turn comes as a new message."""
     alice, badr, group = players(server)
     async with dealt(server, database) as world:
-        table = await start_match(world, group, alice, badr)
-        mover = to_move(table, alice, badr)
-        other = badr if mover is alice else alice
-        hand = world.hand_message(mover)
-        sent = len(server.messages(server.private_chat(mover), bot_only=True))
-        seven = next(d for d in world.buttons(hand, "card") if d.split("|")[4] == "7C")
-        assert told_preview(server, await world.press(mover, hand, seven))
-        await world.press(mover, hand, seven)
+        start = await opening(world, server, group, alice, badr)
+        table, mover, other, hand, sent = start.table, start.mover, start.other, start.hand, start.sent
+        await world.press(mover, hand, start.seven)
         assert "played" in hand.text and not hand.button_data(), hand.text
         turn = world.hand_message(other)
         eight = next(d for d in world.buttons(turn, "card") if d.split("|")[4] == "8D")
