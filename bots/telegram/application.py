@@ -43,8 +43,8 @@ from ..service import Clock, ServiceConfig
 from ..web import WebTable
 from .commands import register_commands
 from .delivery import Delivery
+from .folds import FOLD_PERSON
 from .handlers import Handlers
-from .hands import FOLD_PERSON
 from .limits import dispatcher
 from .logs import on_error
 from .outbox import Outbox

@@ -15,7 +15,7 @@ At a stranger match the live hand also carries the canned reactions under its ca
 
 At a practice match in a private chat, where the computers answer within their pause and a
 chat takes about one write a second, a play and the computers' answer show in one edit of
-the hand (``Fold``) when they come close together: the play's short line is held back for
+the hand (``folds.Fold``) when they come close together: the play's short line is held back for
 as long as the computers take, and their answer, which brings the player's next turn, is
 drawn on the same message instead, with the plays made since above it. A play whose answer
 comes later becomes its short line, with the turn as a new message: at once when the
@@ -23,7 +23,7 @@ computers' pauses add up to more than ``FOLD_MOST``, or once the hold runs out w
 slow; so does a play that ends the round. The round's message above the hands shows no
 floor (``delivery``): the hand is where the floor is.
 
-A group's 1-v-1 folds the same way (``folds``): the player has just played and looks at
+A group's 1-v-1 folds the same way (``folds.folds``): the player has just played and looks at
 their hand, so their short line waits ``FOLD_PERSON`` seconds for the opponent's answer,
 and when it comes within that the turn it brings is drawn on the same hand, the two plays
 above it; a group's computer opponent is waited for as in practice. A quick pair's
@@ -42,13 +42,12 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from telegram import InlineKeyboardButton, WebAppInfo
 
 from .. import memory
-from ..i18n import translator, user_text
+from ..i18n import translator
 from ..outbound import FAILED, SKIPPED, Outcome
 from ..render import (
     Line,
@@ -63,8 +62,10 @@ from ..render import (
 from ..render import render_turn_notice as turn_header
 from ..render.texts import describe_play
 from ..service import ClockWarning, HandView, HintView, YourTurn, is_pool_chat
-from .contents import FIRST, REPLY, TABLE, chat_number, content_of, escape, in_group, is_private, outcome_of
-from .keyboards import StartPayload, deep_link, keyboard
+from .contents import FIRST, REPLY, TABLE, chat_number, content_of, in_group, outcome_of
+from .folds import FOLD_MARGIN, FOLD_MOST, FOLD_PERSON, Fold, folds, in_practice
+from .keyboards import keyboard
+from .notes import PlayerNotes
 from .outbox import Content
 from .outbox import Outcome as Sent_
 from .strangers import reaction_rows
@@ -82,45 +83,6 @@ log = logging.getLogger(__name__)
 # Hand messages are remembered as lines, the latest ``memory.CAPS.retired_hands``; lines
 # carry no buttons, so only a forged or long-stale press could name an older one.
 HAND_KEY: Final = "hand:"
-NOTE_KEY: Final = "note:"
-#: A practice play's short line waits this long beyond the computers' pauses for their
-#: answer (a decision, a commit), which then shows with it in one edit of the hand.
-FOLD_MARGIN: Final = 1.5
-#: The longest the computers' pauses before a player's next turn may add up to for their
-#: play's short line to wait for them: longer (a 2-v-2's three computers at the usual
-#: 0.8 s, or computers set to pause long), the play shows at once, and the turn comes as a
-#: new message, which notifies, with what the computers played since.
-FOLD_MOST: Final = 1.5
-#: How long a group 1-v-1 player's short line waits for the opponent's answer after their
-#: play (their hand live meanwhile, as it was; the press's answer says what was played).
-FOLD_PERSON: Final = 2.0
-
-
-@dataclass(slots=True)
-class Fold:
-    """A practice player's play until their next turn: on hand message ``message_id``, its
-    short line ``line`` (at ``hand``, the hand after the play), ``held`` back or already
-    sent, and what was played since, for the reader (their own play first)."""
-
-    message_id: int
-    hand: HandView
-    line: Content
-    held: bool
-    said: list[str] = field(default_factory=list)
-
-
-def in_practice(hand: HandView) -> bool:
-    """Whether ``hand``'s match is a practice match in a private chat (not a stranger match)."""
-    chat = hand.table.chat_id
-    return not is_pool_chat(chat) and is_private(chat)
-
-
-def folds(hand: HandView) -> bool:
-    """Whether a play at ``hand``'s match may wait for the answer to it (``Fold``): at a
-    practice match, and at a group's 1-v-1."""
-    return in_practice(hand) or (in_group(hand.table.chat_id) and hand.table.players == 2)
-
-
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
                  hint: HintView | None = None, web_app: str | None = None) -> Content:
     """A hand message: the hand (or the hint above it), with the turn notice on top when given,
@@ -144,7 +106,7 @@ def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
     return Content(f"{header.text.html()}\n{rendered.text.html()}", keyboard(rendered.buttons, extra))
 
 
-class HandMessages:
+class HandMessages(PlayerNotes):
     """The hand half of ``Delivery``."""
 
     #: The table as a web page (``bots.web``), when the bot serves one.
@@ -174,16 +136,10 @@ class HandMessages:
         async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
 
     def __init__(self) -> None:
-        #: Telegram user ids the bot could not write to (never started, blocked).
-        self.unreachable: set[int] = set()
-        #: Users the bot has written to in private, so it need not check again.
-        self.reachable: set[int] = set()
+        PlayerNotes.__init__(self)
         #: Hand messages that are (or are about to become) short lines: ``(user, message)``.
         self._retired: OrderedDict[tuple[int, int], None] = OrderedDict()
         self._warnings: dict[tuple[str, str], int] = {}
-        #: Tables whose group was told that this user must start the bot (``note``): where a
-        #: plain /start finds the seat they took before ever starting it.
-        self.noted: dict[int, set[str]] = {}
         #: Practice plays whose short lines are held back (``Fold``), by (table, player).
         self._folds: dict[tuple[str, str], Fold] = {}
 
@@ -474,46 +430,6 @@ class HandMessages:
                 self._background(self.note_unreachable(hand))
             return FAILED
         return result
-
-    # -- players the bot cannot reach --------------------------------------------------------
-
-    async def note_unreachable(self, hand: HandView) -> None:
-        seat = hand.table.seat_of(hand.player_id)
-        name = seat.name if seat is not None and seat.name else "?"
-        await self.note(hand.table_id, hand.table.chat_id, hand.player_id, name)
-
-    async def note(self, table_id: str, chat_id: str, player_id: str, name: str) -> None:
-        """Tell the group, once per table, that this player must open the bot to get their cards."""
-        refs = await self.refs(table_id)
-        key = NOTE_KEY + player_id
-        self.noted.setdefault(chat_number(player_id), set()).add(table_id)
-        if refs.values.get(key):
-            return
-        refs.values[key] = [0, 0]
-        t = translator(await self.service.language(chat_id))
-        text = t.gettext(
-            "{name}, I cannot send you your cards yet. Press “Open my hand” and then Start: "
-            "your hand arrives at once.", name=user_text(name))
-        button = InlineKeyboardButton(t.gettext("🂠 Open my hand"),
-                                      url=deep_link(self.bot_username, StartPayload("hand", table_id)))
-        content = Content(escape(text), keyboard((), [[button]]))
-
-        async def run() -> Outcome:
-            chat, sent = await self.send(chat_number(chat_id), content)
-            if sent.message_id is not None:
-                self.keep(table_id, key, [chat, sent.message_id])
-            return outcome_of(sent)
-
-        self.put(("note", table_id, player_id), self._group(chat_id), run, urgent=True, order=REPLY,
-                 label="note")
-
-    async def clear_note(self, table_id: str, player_id: str) -> None:
-        self.noted.get(chat_number(player_id), set()).discard(table_id)
-        refs = await self.refs(table_id)
-        ref = refs.values.get(NOTE_KEY + player_id)
-        if ref and ref[1]:
-            await self.outbox.delete(ref[0], ref[1])
-            self.keep(table_id, NOTE_KEY + player_id, None)
 
     def warn(self, notice: ClockWarning) -> None:
         """The clock's warning folds into the turn's hand message (an edit: the turn already

@@ -10,7 +10,8 @@ from typing import Any
 from telegram import Update
 
 from bots.service import TableView
-from bots.telegram.hands import FOLD_PERSON, HAND_KEY
+from bots.telegram.folds import FOLD_PERSON
+from bots.telegram.hands import HAND_KEY
 from tests.fakes import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.service.helpers import deck_for, factory
 from tests.telegram.world import World, start_match, to_move, told_preview
