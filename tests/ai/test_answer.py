@@ -170,10 +170,12 @@ def test_an_answer_needs_a_two_player_last_deal_and_a_known_model() -> None:
         Answer(four, STRONG)
 
 
-def how_often_the_model_foresees(level: str, model: str, count: int) -> float:
-    """The share of ``level``'s plays with a choice, in last deals of it
-    against itself, that are among ``model``'s replies."""
-    hits = total = 0
+def how_often_the_models_foresee(level: str, models: tuple[str, ...], count: int) -> dict[str, float]:
+    """For each of ``models``, the share of ``level``'s plays with a choice, in
+    last deals of it against itself, that are among the model's replies. The
+    models are put to the same plays: the deals are played once."""
+    hits = dict.fromkeys(models, 0)
+    total = 0
     for match in last_deals(count, 0, level):
         bots = [player(level, seed=f"foresee:{s}") for s in range(2)]
         rounds = len(match.rounds)
@@ -182,23 +184,25 @@ def how_often_the_model_foresees(level: str, model: str, count: int) -> float:
             view = match.view(seat)
             card, plan = bots[seat].choose(view)
             if len(view.hand) > 1:
-                world = Sampler(view).world(random.Random(0))
                 positions = None if plan == 0 else view.plans(card)[plan - 1].positions
-                hits += (card, positions) in Answer(world, model).replies(world)
+                for model in models:
+                    world = Sampler(view).world(random.Random(0))
+                    hits[model] += (card, positions) in Answer(world, model).replies(world)
                 total += 1
             match.play(seat, card, plan)
-    return hits / total
+    return {model: hits[model] / total for model in models}
 
 
 def test_the_strong_model_foresees_every_play_of_the_strong_player() -> None:
-    assert how_often_the_model_foresees("strong", STRONG, 6) == 1.0
+    assert how_often_the_models_foresee("strong", (STRONG,), 6) == {STRONG: 1.0}
 
 
 def test_the_searcher_model_foresees_the_baseline_better_than_the_strong_one() -> None:
     # The baseline searches one play deep with the strong player's playouts;
-    # where its playouts tie, the hand's order (not seen) decides.
-    searcher = how_often_the_model_foresees("baseline", SEARCHER, 8)
-    strong = how_often_the_model_foresees("baseline", STRONG, 8)
+    # where its playouts tie, the hand's order (not seen) decides. Both models
+    # are put to the same plays of the same deals.
+    shares = how_often_the_models_foresee("baseline", (SEARCHER, STRONG), 8)
+    searcher, strong = shares[SEARCHER], shares[STRONG]
     assert searcher >= 0.9
     assert searcher > strong
 
