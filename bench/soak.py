@@ -1,7 +1,7 @@
 """Does the bot's memory stay flat while matches come and go? A real bot process, for long.
 
     python bench/soak.py --minutes 60             # 10 matches turning over for an hour
-    python bench/soak.py --minutes 1 --every 20 --matches 4 --plays 8 --pace 0.3  # a test's
+    python bench/soak.py --minutes 0.3 --every 6 --matches 4 --plays 8 --pace 0.3  # a test's
 
 One ``python -m bots.telegram`` process polls the fake Bot API over HTTP (Telegram's real
 limits) on a new SQLite file, or on a new schema of ``--database`` (a PostgreSQL URL).
@@ -100,19 +100,26 @@ class Soak:
                     best = (message.versions[0].at, user, message, card)
         return None if best is None else best[1:]
 
+    def within(self, seconds: float) -> float:
+        """At most ``seconds``, and none past the run's end."""
+        return min(seconds, self.end - time.perf_counter())
+
     async def open_match(self, pair: Pair) -> bool:
+        """A new match between the pair; False when it is not dealt, or not before the run's end
+        (the group's lobby is edited at the group's pace, a few seconds an edit)."""
         alice, badr = pair.people
         before = max((m.message_id for m in self.recent(pair.group, 1)), default=0)
         self.front.send(alice, pair.group, "/newgame")
         lobby = await wait_for(lambda: next((m for m in self.recent(pair.group, 3)
-                                             if m.message_id > before and data_for(m, "join")), None), 60)
+                                             if m.message_id > before and data_for(m, "join")), None),
+                               self.within(60))
         if lobby is None:
             return False
         self.front.press(badr, lobby, data_for(lobby, "join") or "")
-        if not await wait_for(lambda: data_for(lobby, "start"), 60):
+        if not await wait_for(lambda: data_for(lobby, "start"), self.within(60)):
             return False
         self.front.press(alice, lobby, data_for(lobby, "start") or "")
-        return bool(await wait_for(lambda: self.live_hand(pair), 60))
+        return bool(await wait_for(lambda: self.live_hand(pair), self.within(60)))
 
     async def group_lag(self, pair: Pair, answered: float, version: int) -> None:
         def shown() -> float | None:
@@ -152,14 +159,17 @@ class Soak:
             seen.add(version)
             confirms += 1
             lags.append(asyncio.get_running_loop().create_task(self.group_lag(pair, answer.at, version)))
-        await asyncio.gather(*lags)
+        if time.perf_counter() >= self.end:  # what is still measured would be after the last line
+            for lag in lags:
+                lag.cancel()
+        await asyncio.gather(*lags, return_exceptions=True)
 
     async def turn_over(self, pair: Pair) -> None:
         """Match after match until the time is up: play, resign, open the next."""
         await asyncio.sleep(self.rng.uniform(0, 5) * self.pace)
         while time.perf_counter() < self.end:
             if not await self.open_match(pair):
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(self.within(1.0))
                 continue
             await self.play_match(pair)
             self.front.send(pair.people[0], pair.group, "/resign")
@@ -201,6 +211,12 @@ def probe_settings(probe: Path | None, trace: int) -> dict[str, str]:
     if trace:
         settings["PYTHONTRACEMALLOC"] = str(trace)
     return settings
+
+
+def probe_lines(probe: Path) -> int:
+    """The whole lines the bot process wrote to ``<probe>/stats.jsonl`` so far."""
+    stats = probe / "stats.jsonl"
+    return stats.read_text().count("\n") if stats.exists() else 0
 
 
 def probe_report(probe: Path, top: int = 30) -> None:
@@ -263,6 +279,7 @@ async def run(minutes: float, matches: int, plays: int, warmup: float, database:
                   f"{'; small caps' if small_caps else ''}", flush=True)
             print("minute  RSS MB  finished  press-answer p99  group lag p99", flush=True)
             playing = asyncio.gather(*(soak.turn_over(p) for p in pairs))
+            probed = probe_lines(probe) if probe is not None else 0  # a folder used before has some
             rss: list[tuple[float, float]] = []
             lines = max(1, int(minutes * 60 / every + 1e-9))
             first_after = next((n for n in range(1, lines + 1) if n * every / 60 >= warmup), lines)
@@ -290,7 +307,8 @@ async def run(minutes: float, matches: int, plays: int, warmup: float, database:
             else:
                 print(f"too short for a slope after the warm-up: {finished} finished")
             if probe is not None:
-                await asyncio.sleep(5)  # the last snapshot is written
+                # The last line (and snapshot) is written: a whole line of stats.jsonl for each of ours.
+                await wait_for(lambda: probe_lines(probe) >= probed + lines, 60)
                 probe_report(probe)
             code, stderr = await bot.stop()
             if code != 0 or "Traceback" in stderr:
