@@ -9,6 +9,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -24,14 +25,16 @@ CLOCK = "\u2066\\d+:\\d\\d\u2069"
 TURN_LINE = {"en": re.compile(f"^Your turn · {CLOCK} left$"), "ar": re.compile(f"^دورك · باقٍ {CLOCK}$")}
 
 
-async def until(what: str, check: Callable[[], object], timeout: float = 20.0) -> object:
-    """Wait for ``check()`` to be true (the bot works in another process)."""
+async def until(what: str, check: Callable[[], object], timeout: float = 20.0,
+                every: float = 0.05) -> object:
+    """Wait for ``check()`` to be true (the bot works in another process), looking ``every``
+    so many seconds (often, where a check is cheap and the wait is on a person's path)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = check()
         if value:
             return value
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(every)
     raise AssertionError(f"timed out waiting for {what}")
 
 
@@ -60,17 +63,16 @@ class Process:
         return self.log.read_text()
 
     async def ended(self, timeout: float = 60.0) -> tuple[int, str]:
-        await until("the process to end", lambda: self.popen.poll() is not None, timeout)
+        await until("the process to end", lambda: self.popen.poll() is not None, timeout, every=0.01)
         return self.popen.returncode, self.stderr()
 
     async def stop(self) -> tuple[int, str]:
         if self.popen.poll() is None:
             self.popen.send_signal(signal.SIGINT)
-        for _ in range(300):
-            if self.popen.poll() is not None:
-                break
-            await asyncio.sleep(0.05)
-        else:
+        end = time.monotonic() + 15.0
+        while self.popen.poll() is None and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        if self.popen.poll() is None:
             self.popen.kill()
             self.popen.wait()
         return self.popen.returncode, self.stderr()
@@ -92,7 +94,7 @@ async def play_one(front: HttpFront, server: FakeTelegram, users: list[FakeUser]
     who played and their hand, once it became its short line (its opponent waits for that,
     more than the time the line is held back for an answer drawn on the same hand), or
     (``settled`` False) once the confirm was answered."""
-    found = await until("a hand to play", lambda: hand_with(server, users, "card"))
+    found = await until("a hand to play", lambda: hand_with(server, users, "card"), every=0.01)
     assert isinstance(found, tuple)
     mover, hand = found
     # A new message for the turn (it notifies), the notice on its first line.
@@ -102,13 +104,13 @@ async def play_one(front: HttpFront, server: FakeTelegram, users: list[FakeUser]
     assert card is not None
     pressed = server.user_presses(mover, hand, card)
     server.queue_update(pressed)
-    await until("the preview", lambda: data_for(hand, "play") or told_preview(server, pressed))
+    await until("the preview", lambda: data_for(hand, "play") or told_preview(server, pressed), every=0.01)
     confirm = server.user_presses(mover, hand, data_for(hand, "play") or card)
     server.queue_update(confirm)
     if not settled:
-        await until("the confirm's answer", lambda: server.callback_answer(confirm))
+        await until("the confirm's answer", lambda: server.callback_answer(confirm), every=0.01)
         return mover, hand
-    await until("the hand to become a line", lambda: not hand.button_data())
+    await until("the hand to become a line", lambda: not hand.button_data(), every=0.01)
     return mover, hand
 
 
@@ -132,9 +134,11 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
         await until("badr seated", lambda: "Badr" in lobby.text)
         await until("the start button", lambda: data_for(lobby, "start"))
         front.press(alice, lobby, data_for(lobby, "start") or "")
-        await until("the table", lambda: data_for(lobby, "hand"))  # the lobby became the table
+        # The hands come at once and the people play without waiting for the group's table,
+        # which keeps its pace (3.4 s after the join's edit), and is there after three plays.
         movers = [(await play_one(front, server, [alice, badr]))[0] for _ in range(3)]
         assert movers[0] is not movers[1] and movers[1] is not movers[2]
+        await until("the table", lambda: data_for(lobby, "hand"))  # the lobby became the table
         code, stderr = await process.stop()
         assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
 
@@ -142,13 +146,14 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
         process = Process(url, server.token, database)
         await until("the bot to poll again",
                     lambda: sum(c.method == "getUpdates" for c in server.api_calls) > polls)
+        # A second process on the same database refuses to start, in one line (it starts
+        # while the match goes on, and is looked at once it has ended).
+        second = Process(url, server.token, database)
         before = lobby.text
         mover, _ = await play_one(front, server, [alice, badr])
         assert mover is not movers[-1]
         await until("the table to show the play", lambda: lobby.text != before)
         assert ARABIC.search(lobby.text) and server.too_many_requests() == 0
-        # A second process on the same database refuses to start, in one line.
-        second = Process(url, server.token, database)
         code, err = await second.ended()
         assert code == 2, err[-3000:]
         lines = err.strip().splitlines()
@@ -160,21 +165,40 @@ async def test_the_bot_process_plays_over_http_and_survives_a_restart(tmp_path: 
 
 
 async def test_start_up_network_faults_are_one_line_each(tmp_path: Path) -> None:
+    """Three processes, each on its own fault; two start while the first waits to try again."""
     server = FakeTelegram()
     front = HttpFront(server)
     url = await front.start()
     database = tmp_path / "basra.sqlite3"
+    # Nothing listening at all: a port held, and never listened on, refuses every connection.
+    nothing = socket.socket()
+    nothing.bind(("127.0.0.1", 0))
+    nowhere = f"http://127.0.0.1:{nothing.getsockname()[1]}"
+    wrong = "123456:" + "b" * 35
+    processes: list[Process] = []
     try:
-        # A token the server refuses: one line, status 2, the token never shown.
-        wrong = "123456:" + "b" * 35
-        code, err = await Process(url, wrong, database).ended()
+        # A server answering 502 twice: a line per attempt, then the bot runs. (The wrong
+        # token below never meets these faults: the server refuses a token before them.)
+        server.fail_next("getMe", error_code=502, description="Bad Gateway", times=2)
+        processes.append(process := Process(url, server.token, database))
+        await until("the first attempt", lambda: "trying again" in process.stderr(), 60)
+        # A token the server refuses, and no server: they start while it waits.
+        processes.append(refused := Process(url, wrong, database))
+        processes.append(gone := Process(nowhere, server.token, database))
+
+        # The token refused: one line, status 2, the token never shown.
+        code, err = await refused.ended()
         assert code == 2 and wrong not in err
         assert err.strip().splitlines() == [
             "basra-telegram: Telegram refused TELEGRAM_BOT_TOKEN: check it with @BotFather"
         ]
-        # A server answering 502 twice: a line per attempt, then the bot runs.
-        server.fail_next("getMe", error_code=502, description="Bad Gateway", times=2)
-        process = Process(url, server.token, database)
+        # Nothing listening: the first attempt says so in one line (and keeps trying).
+        await until("the first attempt", gone.stderr, 60)
+        code, err = await gone.stop()
+        first = err.strip().splitlines()[0]
+        assert first.startswith(f"basra-telegram: cannot reach the Bot API at {nowhere}"), first
+        assert "Traceback" not in err, err[-2000:]
+        # The 502s: a line per attempt, then the bot runs.
         await until("the bot to poll", lambda: any(c.method == "getUpdates" for c in server.api_calls), 60)
         code, err = await process.stop()
         lines = [line for line in err.splitlines() if line.startswith("basra-telegram:")]
@@ -182,14 +206,10 @@ async def test_start_up_network_faults_are_one_line_each(tmp_path: Path) -> None
         assert "trying again in 1 s" in lines[0] and "trying again in 2 s" in lines[1]
         assert server.token not in err
     finally:
+        for each in processes:
+            await each.stop()
+        nothing.close()
         await front.stop()
-    # Nothing listening at all: the first attempt says so in one line (and keeps trying).
-    gone = Process(url, server.token, database)
-    await until("the first attempt", gone.stderr, 60)
-    code, err = await gone.stop()
-    first = err.strip().splitlines()[0]
-    assert first.startswith(f"basra-telegram: cannot reach the Bot API at {url}") and "Traceback" not in err
-
 
 
 async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> None:
@@ -214,10 +234,10 @@ async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> N
         front.press(badr, lobby, data_for(lobby, "join") or "")
         await until("the start button", lambda: data_for(lobby, "start"))
         front.press(alice, lobby, data_for(lobby, "start") or "")
-        await until("the table", lambda: data_for(lobby, "hand"))
         await play_one(front, server, [alice, badr])
-        # The group's table is paced, its edit for the last play waits; so does the hand
-        # just played, whose short line is held back for the opponent's answer.
+        # The group's table is paced (the lobby's edit after the join's is 3.4 s later): its
+        # edit, showing the plays, waits; so does the hand just played, whose short line is
+        # held back for the opponent's answer.
         _, hand = await play_one(front, server, [alice, badr], settled=False)
         calls = len(server.api_calls)
         asked = time.monotonic()
@@ -227,12 +247,15 @@ async def test_a_stop_sends_what_waits_and_ends_once_it_has(tmp_path: Path) -> N
         assert code == 0 and "Traceback" not in stderr, stderr[-2000:]
         during = [c.method for c in server.api_calls[calls:]]
         assert "editMessageText" in during, during  # the waiting edits went
+        assert data_for(lobby, "hand"), lobby.text  # the table's: the lobby became the table
         assert not hand.button_data(), hand.text  # the hand's short line went
         assert took < 4.5, f"the stop took {took:.2f} s"
 
+        # Started again, it has nothing to send (the stop sent it all) once it polls: its
+        # first long poll is under way, as any later one would be.
         process = Process(url, server.token, database)
-        await until("the bot to poll again", lambda: sum(
-            c.method == "getUpdates" for c in server.api_calls[calls + len(during):]) >= 2)
+        await until("the bot to poll again", lambda: any(
+            c.method == "getUpdates" for c in server.api_calls[calls + len(during):]))
         asked = time.monotonic()
         process.popen.send_signal(signal.SIGTERM)
         code, stderr = await process.ended(timeout=30)
