@@ -6,6 +6,7 @@ damage can be text that is not JSON at all) and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -86,8 +87,9 @@ async def serves_the_others(database: str, folder: Path) -> None:
                       BASRA_DATABASE=database)
     try:
         await until("the bot to poll", lambda: any(c.method == "getUpdates" for c in server.api_calls), 60)
-        for group, (alice, badr) in zip(groups, people, strict=True):
-            await open_match(front, server, group, alice, badr)
+        # The three side by side: each group's lobby is edited at the group's own pace.
+        await asyncio.gather(*(open_match(front, server, group, alice, badr)
+                               for group, (alice, badr) in zip(groups, people, strict=True)))
         code, stderr = await process.stop()
         assert code == 0, stderr[-2000:]
         ids = await table_ids(database)
@@ -97,22 +99,27 @@ async def serves_the_others(database: str, folder: Path) -> None:
         process = Process(url, server.token, folder / "basra.sqlite3",
                           BASRA_DATABASE=database)
         polls = sum(c.method == "getUpdates" for c in server.api_calls)
+        # Polling starts once start-up (the service's own start included) is over.
         await until("the bot to poll again",
-                    lambda: sum(c.method == "getUpdates" for c in server.api_calls) > polls + 1, 60)
+                    lambda: sum(c.method == "getUpdates" for c in server.api_calls) > polls, 60)
         assert process.popen.poll() is None, process.stderr()[-3000:]
         # Every group speaks; the damaged ones are told, once each, and the good one plays on.
         for group, (alice, _) in zip(groups, people, strict=True):
             front.send(alice, group, "/score")
-        await play_one(front, server, list(people[0]))
-        for group in groups[1:]:
+
+        async def told_then_new_game(group: FakeChat, alice: FakeUser) -> None:
             try:
-                await until("the damaged table's notice", lambda g=group: told_set_aside(server, g))
+                await until("the damaged table's notice", lambda: told_set_aside(server, group))
             except AssertionError:
                 seen = [m.text for m in server.messages(group)]
                 raise AssertionError(f"{process.stderr()[-5000:]}\n{seen}") from None
-        for group, (alice, _) in zip(groups[1:], people[1:], strict=True):
             front.send(alice, group, "/newgame")  # a new game: the damaged one is closed
-            await until("a new lobby", lambda g=group: data_for(server.last_message(g), "join"))
+            await until("a new lobby", lambda: data_for(server.last_message(group), "join"))
+
+        # (The good group's play and the damaged groups' notices and new games, side by side.)
+        await asyncio.gather(play_one(front, server, list(people[0])),
+                             *(told_then_new_game(group, alice)
+                               for group, (alice, _) in zip(groups[1:], people[1:], strict=True)))
         await play_one(front, server, list(people[0]))
         assert [len(told_set_aside(server, g)) for g in groups] == [0, 1, 1]
         assert process.popen.poll() is None
