@@ -32,9 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: The rating gap two people may have on arrival (openskill ordinals: a new player is 0,
 #: a seasoned one some 10 to 30).
@@ -80,6 +81,8 @@ def pairs(
     longest-waiting pair first. ``apart``: pairs of people who must not meet (a block, a
     match just played). ``tiers``: people of different tiers never meet (those who
     abandon matches often are one; whoever is not named is tier 0). Nobody is in two pairs."""
+    import networkx as nx  # here: a bot process that never pairs anyone need not load it
+
     tier = tiers or {}
     graph: nx.Graph[str] = nx.Graph()
     by_id = {w.player_id: w for w in waiting}
