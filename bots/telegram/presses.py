@@ -30,7 +30,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
@@ -218,7 +218,8 @@ class Presses(Replies):
         own = self._own_private(message, person)
         table, me = action.table_id, person.player_id
         armed = self._armed.pop((me, table), None)
-        if armed is not None and armed.confirmed_by(own.message_id, action, time.monotonic()):
+        confirming = armed is not None and armed.confirmed_by(own.message_id, action, time.monotonic())
+        if armed is not None and confirming:
             # The same card again, its preview told in the first press's answer: the confirm.
             action = Action("play", table, armed.version, card=armed.card, plan=armed.plan)
         if action.verb == "play":
@@ -232,8 +233,15 @@ class Presses(Replies):
                 chat = (await self.service.table(table)).chat_id
                 said = played_answer(action.card, await self.language(chat, person))
             acknowledged = Acknowledgement(lambda: self._answer(query, said))
-            await self.service.play(table, me, action.version, action.card, action.plan,
-                                    committed=acknowledged)
+            try:
+                await self.service.play(table, me, action.version, action.card, action.plan,
+                                        committed=acknowledged)
+            except NotSaved:
+                if armed is not None and confirming:
+                    # Nothing changed, and the player was told to try again: the same card
+                    # pressed once more is its confirm again, not its preview.
+                    self._arm((me, table), replace(armed, at=time.monotonic()))
+                raise
             return acknowledged.answered
         if action.verb == "back":
             hand = await self.service.hand(table, me)
