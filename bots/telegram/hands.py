@@ -71,18 +71,18 @@ from .outbox import Outcome as Sent_
 from .strangers import reaction_rows
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Coroutine, Hashable
+    from collections.abc import Coroutine
 
     from ..outbound import Dispatcher
     from ..outbound.refs import MessageRefs, TableRefs
-    from ..service import TableService
     from ..web import WebTable
-    from .outbox import Outbox, Sent
 
 log = logging.getLogger(__name__)
 # Hand messages are remembered as lines, the latest ``memory.CAPS.retired_hands``; lines
 # carry no buttons, so only a forged or long-stale press could name an older one.
 HAND_KEY: Final = "hand:"
+
+
 def hand_content(hand: HandView, lang: str, *, header: Rendered | None = None,
                  hint: HintView | None = None, web_app: str | None = None) -> Content:
     """A hand message: the hand (or the hint above it), with the turn notice on top when given,
@@ -117,23 +117,11 @@ class HandMessages(PlayerNotes):
     #: (``FOLD_PERSON``; shorter for tests whose limits' clocks run faster).
     fold_person: float = FOLD_PERSON
 
-    if TYPE_CHECKING:  # what ``Delivery`` provides
-        outbox: Outbox
+    if TYPE_CHECKING:  # what ``Delivery`` provides besides what ``PlayerNotes`` names
         dispatcher: Dispatcher
-        bot_username: str
         messages: MessageRefs
 
-        @property
-        def service(self) -> TableService: ...
-        async def refs(self, table_id: str) -> TableRefs: ...
-        def keep(self, table_id: str, key: str, value: Any) -> None: ...
-        def put(self, key: Hashable, chat: int, run: Callable[[], Awaitable[Outcome]], *,
-                stamp: tuple[int, ...] = (), urgent: bool = False, order: int = TABLE,
-                label: str = "message", scope: str | None = None, lock: Hashable | None = None,
-                after: float = 0.0) -> bool: ...
-        def _group(self, chat_id: str) -> int: ...
         def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
-        async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
 
     def __init__(self) -> None:
         PlayerNotes.__init__(self)

@@ -21,7 +21,7 @@ from .keyboards import StartPayload, deep_link, keyboard
 from .outbox import Content
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Coroutine, Hashable
+    from collections.abc import Awaitable, Callable, Hashable
 
     from ..outbound.refs import TableRefs
     from ..service import TableService
@@ -47,7 +47,6 @@ class PlayerNotes:
                 label: str = "message", scope: str | None = None, lock: Hashable | None = None,
                 after: float = 0.0) -> bool: ...
         def _group(self, chat_id: str) -> int: ...
-        def _background(self, work: Coroutine[Any, Any, None]) -> None: ...
         async def send(self, chat: int, content: Content, *, silent: bool = False) -> tuple[int, Sent]: ...
 
     def __init__(self) -> None:

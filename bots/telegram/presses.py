@@ -218,8 +218,9 @@ class Presses(Replies):
         own = self._own_private(message, person)
         table, me = action.table_id, person.player_id
         armed = self._armed.pop((me, table), None)
-        confirming = armed is not None and armed.confirmed_by(own.message_id, action, time.monotonic())
-        if armed is not None and confirming:
+        if armed is not None and not armed.confirmed_by(own.message_id, action, time.monotonic()):
+            armed = None
+        if armed is not None:
             # The same card again, its preview told in the first press's answer: the confirm.
             action = Action("play", table, armed.version, card=armed.card, plan=armed.plan)
         if action.verb == "play":
@@ -237,7 +238,7 @@ class Presses(Replies):
                 await self.service.play(table, me, action.version, action.card, action.plan,
                                         committed=acknowledged)
             except NotSaved:
-                if armed is not None and confirming:
+                if armed is not None:
                     # Nothing changed, and the player was told to try again: the same card
                     # pressed once more is its confirm again, not its preview.
                     self._arm((me, table), replace(armed, at=time.monotonic()))
