@@ -39,6 +39,8 @@ OVERALL: Final = (30, 1.0)
 #: A group's refreshes that may go closer than their spacing after a quiet while: at most
 #: this many more than the even pace in any minute, which the window's count then holds back.
 GROUP_BURST: Final = 3
+
+
 def dispatcher(*, speedup: float = 1.0) -> Dispatcher:
     """The dispatcher for one bot token; ``speedup`` runs the limits' clocks that many times
     faster (tests whose fake server enforces the same limits, sped up alike)."""

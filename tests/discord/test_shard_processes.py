@@ -110,10 +110,7 @@ class Bots:
         end = time.monotonic() + 20
         while any(p.poll() is None for p in self.processes.values()) and time.monotonic() < end:
             await asyncio.sleep(0.05)
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        self.kill()  # those that did not stop in time
 
     def kill(self) -> None:
         """End the processes still running outright (SIGKILL). A killed process leaves none
